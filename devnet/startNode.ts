@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { NodeStartError } from '../errors/devnet.ts'
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url))
+const hardhatBin = fileURLToPath(new URL('../node_modules/hardhat/internal/cli/bootstrap.js', import.meta.url))
+const hardhatConfig = fileURLToPath(new URL('./hardhat.config.cjs', import.meta.url))
+// Hardhat keeps analytics consent and caches under the user's data dirs; keep them in the project.
+const hardhatHome = fileURLToPath(new URL('../node_modules/.cache/hardhat-home', import.meta.url))
+
+/** Enough of the node's output to explain a failed start, not the whole account listing. */
+const outputTailChars = 8_000
+
+export type StartNodeParameters = {
+  port: number
+  host?: string
+  /** How long to wait for `eth_chainId` to answer. */
+  readyTimeoutMs?: number
+}
+
+export type StartNodeReturnType = {
+  rpcUrl: string
+  stop: () => Promise<void>
+}
+
+/**
+ * Spawns `hardhat node` (chainId 31337, the standard test mnemonic's accounts funded) and
+ * resolves once it answers `eth_chainId`.
+ */
+export async function startNode({
+  port,
+  host = '127.0.0.1',
+  readyTimeoutMs = 30_000,
+}: StartNodeParameters): Promise<StartNodeReturnType> {
+  const rpcUrl = `http://${host}:${port}`
+  const child = spawn(
+    process.execPath,
+    [hardhatBin, 'node', '--hostname', host, '--port', String(port), '--config', hardhatConfig],
+    {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true',
+        CI: 'true',
+        NO_COLOR: '1',
+        XDG_CONFIG_HOME: hardhatHome,
+        XDG_DATA_HOME: hardhatHome,
+        XDG_CACHE_HOME: hardhatHome,
+      },
+    },
+  )
+
+  let output = ''
+  const collect = (chunk: Buffer): void => {
+    output = (output + chunk.toString('utf8')).slice(-outputTailChars)
+  }
+  child.stdout.on('data', collect)
+  child.stderr.on('data', collect)
+
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve()
+    else child.once('exit', () => resolve())
+  })
+  let hasExited = false
+  void exited.then(() => {
+    hasExited = true
+  })
+
+  const stop = async (): Promise<void> => {
+    if (hasExited) return
+    child.kill('SIGTERM')
+    const killTimer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+    await exited
+    clearTimeout(killTimer)
+  }
+
+  const deadline = Date.now() + readyTimeoutMs
+  let lastError: unknown
+  while (Date.now() < deadline) {
+    if (hasExited) throw new NodeStartError({ rpcUrl, output })
+    try {
+      const chainId = await requestChainId(rpcUrl)
+      if (chainId === 31337) return { rpcUrl, stop }
+      lastError = new Error(`unexpected chainId ${chainId}`)
+    } catch (error) {
+      lastError = error
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  await stop()
+  throw new NodeStartError({ rpcUrl, output, cause: lastError })
+}
+
+async function requestChainId(rpcUrl: string): Promise<number> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    signal: AbortSignal.timeout(2_000),
+  })
+  const body = (await response.json()) as { result?: string }
+  if (typeof body.result !== 'string') throw new Error('eth_chainId returned no result')
+  return Number.parseInt(body.result, 16)
+}
