@@ -1,0 +1,25 @@
+import type { Seller } from '../../contract/seller.ts'
+import type { Store } from '../store/createStore.ts'
+
+export type GetSellerParameters = {
+  /** 0x + 40 hex in any case; echoed back exactly as given. */
+  address: string
+}
+export type GetSellerReturnType = Seller
+
+/** Everything of one seller, newest first; a seller with nothing gets two empty arrays. */
+export function getSeller(store: Store, { address }: GetSellerParameters): GetSellerReturnType {
+  const serviceIds = store.sellerServiceIds(address)
+  const jobIds = store.sellerJobIds(address)
+  const services: Seller['services'] = []
+  for (let index = serviceIds.length - 1; index >= 0; index -= 1) {
+    const service = store.services.get(serviceIds[index] as bigint)
+    if (service !== undefined) services.push(service)
+  }
+  const jobs: Seller['jobs'] = []
+  for (let index = jobIds.length - 1; index >= 0; index -= 1) {
+    const stored = store.jobs.get(jobIds[index] as bigint)
+    if (stored !== undefined) jobs.push(stored.job)
+  }
+  return { seller: address, services, jobs }
+}

@@ -1,0 +1,20 @@
+import { toCounters } from '../../chain/mappers/toCounters.ts'
+import type { Stats } from '../../contract/stats.ts'
+import type { Store } from '../store/createStore.ts'
+
+export type GetStatsReturnType = Stats
+
+/** Aggregate counters, derived from events (the same numbers as the health record's). */
+export function getStats(store: Store): GetStatsReturnType {
+  const counters = toCounters(store.counters)
+  return {
+    services: counters.services,
+    jobs: {
+      total: counters.jobs,
+      settled: counters.settledJobs,
+      expired: counters.expiredJobs,
+      slashed: counters.slashedJobs,
+    },
+    totalSettledWei: counters.totalSettledWei,
+  }
+}

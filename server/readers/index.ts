@@ -1,0 +1,24 @@
+/**
+ * Readers: the one read API over the indexer's store, shared by the REST handlers and the MCP
+ * tools. Each is synchronous, O(result size), and returns contract-shaped objects (types inferred
+ * from the zod schemas in contract/) that can be serialized as they are.
+ *
+ *   listServices(store)                        → ServiceList  { count, services } ascending serviceId
+ *   getService(store, { serviceId: bigint })   → Service      throws ServiceNotFoundError (service_not_found)
+ *   listJobs(store, { limit?: number })        → JobList      { count, jobs } newest first, default 50;
+ *                                                             the caller validates limit (1..1000)
+ *   getJob(store, { jobId: bigint })           → JobDetail    job + events oldest first; throws JobNotFoundError (job_not_found)
+ *   getSeller(store, { address: string })      → Seller       address echoed as given, matched case-insensitively,
+ *                                                             services and jobs newest first; empty arrays when unknown
+ *   getStats(store)                            → Stats
+ *   getHealth(store, { now?: number })         → { ok, health: Health }  ok → HTTP 200, else 503
+ *
+ * The store comes from `startIndexer(config)` (server/indexer/startIndexer.ts) as `indexer.store`.
+ */
+export { listServices, type ListServicesReturnType } from './listServices.ts'
+export { getService, type GetServiceParameters, type GetServiceReturnType } from './getService.ts'
+export { listJobs, defaultJobListLimit, type ListJobsParameters, type ListJobsReturnType } from './listJobs.ts'
+export { getJob, type GetJobParameters, type GetJobReturnType } from './getJob.ts'
+export { getSeller, type GetSellerParameters, type GetSellerReturnType } from './getSeller.ts'
+export { getStats, type GetStatsReturnType } from './getStats.ts'
+export { getHealth, type GetHealthParameters, type GetHealthReturnType } from './getHealth.ts'

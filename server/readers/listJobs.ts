@@ -1,0 +1,21 @@
+import type { JobList } from '../../contract/lists.ts'
+import type { Store } from '../store/createStore.ts'
+
+export const defaultJobListLimit = 50
+
+export type ListJobsParameters = {
+  /** How many jobs at most; the caller validates the range (1..1000 on REST). */
+  limit?: number | undefined
+}
+export type ListJobsReturnType = JobList
+
+/** The most recent jobs, newest first (highest jobId first), without their event history. */
+export function listJobs(store: Store, { limit = defaultJobListLimit }: ListJobsParameters = {}): ListJobsReturnType {
+  const { jobIds } = store
+  const jobs: JobList['jobs'] = []
+  for (let index = jobIds.length - 1; index >= 0 && jobs.length < limit; index -= 1) {
+    const stored = store.jobs.get(jobIds[index] as bigint)
+    if (stored !== undefined) jobs.push(stored.job)
+  }
+  return { count: jobs.length, jobs }
+}

@@ -1,0 +1,10 @@
+import type { ServiceList } from '../../contract/lists.ts'
+import type { Store } from '../store/createStore.ts'
+
+export type ListServicesReturnType = ServiceList
+
+/** Every registered service (active or not), ascending by serviceId. */
+export function listServices(store: Store): ListServicesReturnType {
+  const services = store.serviceList() as ServiceList['services']
+  return { count: services.length, services }
+}
