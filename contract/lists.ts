@@ -1,0 +1,26 @@
+import { extendApi } from '@anatine/zod-openapi'
+import { z } from 'zod'
+import { JobSchema, refineJobKeys } from './job.ts'
+import { ServiceSchema } from './service.ts'
+
+export const CountSchema = z.number().int().min(0).describe('Number of items in the accompanying array.')
+
+export const ServiceListSchema = extendApi(
+  z.object({
+    count: CountSchema,
+    services: z.array(ServiceSchema).describe("Every registered seller's services, by ascending serviceId."),
+  }),
+  { title: 'ServiceList', description: 'All registered services.' },
+)
+
+export type ServiceList = z.output<typeof ServiceListSchema>
+
+export const JobListSchema = extendApi(
+  z.object({
+    count: CountSchema,
+    jobs: z.array(refineJobKeys(JobSchema)).describe('Jobs, newest first (highest jobId first).'),
+  }),
+  { title: 'JobList', description: 'The most recent jobs.' },
+)
+
+export type JobList = z.output<typeof JobListSchema>

@@ -1,0 +1,77 @@
+import { z } from 'zod'
+import { HealthSchema } from './health.ts'
+import { ServiceListSchema } from './lists.ts'
+import { AddressSchema, Bytes32Schema, PositiveIdSchema, UintStringSchema } from './primitives.ts'
+import { ServiceSchema } from './service.ts'
+
+// MCP SDK 1.32 takes these object schemas as `inputSchema` / `outputSchema` directly, or their
+// `.shape` as a raw shape; output schemas must stay plain zod objects (no refinements).
+// get_service answers a `ServiceSchema`, get_job a `JobSchema` (the document's Job, no events).
+
+export const runTimeoutSec = { default: 300, min: 30, max: 86_400 } as const
+
+export const ServiceIdArgsSchema = z.object({
+  serviceId: PositiveIdSchema.describe('Service id, a stringified positive integer such as "1".'),
+})
+export type ServiceIdArgs = z.output<typeof ServiceIdArgsSchema>
+
+export const JobIdArgsSchema = z.object({
+  jobId: PositiveIdSchema.describe('Job id, a stringified positive integer such as "1".'),
+})
+export type JobIdArgs = z.output<typeof JobIdArgsSchema>
+
+export const RunArgsSchema = ServiceIdArgsSchema.extend({
+  prompt: z
+    .string()
+    .min(1, { message: 'The prompt must not be empty.' })
+    .describe("Input for the service; its UTF-8 size must not exceed the service's maxInputBytes."),
+  timeoutSec: z
+    .number()
+    .int()
+    .min(runTimeoutSec.min)
+    .max(runTimeoutSec.max)
+    .default(runTimeoutSec.default)
+    .describe(
+      `Job timeout in seconds (${runTimeoutSec.min} to ${runTimeoutSec.max}, default ${runTimeoutSec.default}): after it the escrow is reclaimed.`,
+    ),
+})
+export type RunArgs = z.output<typeof RunArgsSchema>
+
+export const ListServicesResultSchema = HealthSchema.pick({ network: true, chainId: true }).merge(ServiceListSchema)
+export type ListServicesResult = z.output<typeof ListServicesResultSchema>
+
+export const VerifyAttestationResultSchema = z.object({
+  jobId: UintStringSchema.describe('The job checked.'),
+  ok: z.boolean().describe("True when the recovered signer equals the service's registered signingAddress."),
+  recoveredSigner: AddressSchema.nullable().describe(
+    'Signer recovered from the attestation signature by pure ECDSA recovery; null when the signature is malformed.',
+  ),
+  expectedSigner: AddressSchema.describe("The service's current signingAddress in the registry."),
+  note: z.string().describe('What was checked, and what failed when ok is false.'),
+})
+export type VerifyAttestationResult = z.output<typeof VerifyAttestationResultSchema>
+
+export const RunResultSchema = z.object({
+  jobId: UintStringSchema.describe('The job created on chain.'),
+  verified: VerifyAttestationResultSchema.pick({ ok: true, recoveredSigner: true, expectedSigner: true }).describe(
+    'Local verification of the attestation.',
+  ),
+  txHashes: z
+    .object({ createJob: Bytes32Schema.describe('Transaction that created the job.') })
+    .describe('Transactions sent.'),
+  createJobChainscan: z
+    .string()
+    .url()
+    .nullable()
+    .describe('Explorer page of the createJob transaction; null when the network has no explorer.'),
+  service: z
+    .object({
+      id: ServiceSchema.shape.serviceId,
+      modelId: ServiceSchema.shape.modelId,
+      signingAddress: ServiceSchema.shape.signingAddress,
+    })
+    .describe('The service paid.'),
+  buyer: AddressSchema.describe('Paying wallet (from MARKET_PRIVATE_KEY).'),
+  output: z.string().optional().describe("The seller's output, when it serves it; checked against outputRootHash."),
+})
+export type RunResult = z.output<typeof RunResultSchema>

@@ -1,0 +1,49 @@
+import { generateOpenApi } from '@ts-rest/open-api'
+import type { OpenAPIObject, OperationObject } from 'openapi3-ts'
+import packageJson from '../package.json' with { type: 'json' }
+import { marketContract } from './router.ts'
+
+const responseDescriptions: Record<string, string> = {
+  200: 'Success.',
+  400: 'A path or query parameter is malformed; the body says which one and what is allowed.',
+  404: 'Nothing has that id.',
+  503: 'The indexer is not in sync with the chain; the body is the health record with `ok: false`.',
+}
+
+const tags = [
+  { name: 'health', description: 'Liveness and sync state of the indexer.' },
+  { name: 'services', description: 'The registry of AI inference services.' },
+  { name: 'jobs', description: 'Paid jobs and their attestations.' },
+  { name: 'sellers', description: 'Everything of one seller.' },
+  { name: 'stats', description: 'Aggregate counters.' },
+]
+
+function describeResponses(operation: OperationObject): OperationObject {
+  for (const [status, response] of Object.entries(operation.responses))
+    response.description = responseDescriptions[status] ?? response.description
+  return operation
+}
+
+export type BuildOpenApiDocumentReturnType = OpenAPIObject
+
+/** The OpenAPI 3.0 document of the REST indexer, generated from `marketContract`. */
+export function buildOpenApiDocument(): BuildOpenApiDocumentReturnType {
+  const { openapi, info, servers, security, tags: documentTags, paths, components } = generateOpenApi(
+    marketContract,
+    {
+      info: {
+        title: 'TEE Market indexer API',
+        version: packageJson.version,
+        description:
+          'Read-only REST cache of the on-chain registry of TEE-attested AI inference services and their paid jobs. The chain contracts are the source of truth. Every uint (ids, amounts in wei, timestamps in unix seconds, block numbers) is a canonical decimal string; addresses are EIP-55 checksummed; bytes are lowercase 0x hex. Errors have the body `{ "error": { "code", "message" } }`. No authentication; CORS is open to all origins.',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+      },
+      servers: [{ url: 'http://127.0.0.1:8080', description: 'Local indexer (default port).' }],
+      tags,
+      security: [],
+    },
+    { setOperationId: true, operationMapper: describeResponses },
+  )
+  // The generator puts `paths` second; readers expect the document's metadata first.
+  return { openapi, info, servers, security, tags: documentTags, paths, components }
+}
