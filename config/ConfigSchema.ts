@@ -1,0 +1,68 @@
+import { getAddress, isAddress } from 'viem'
+import { z } from 'zod'
+import { networkNames } from './networks.ts'
+
+/**
+ * A field read from a flag, an environment variable or a preset, always as text. A failed check's
+ * message is what the field expects, so loadConfig can say "<where> must be <message>, got <value>".
+ */
+function textField<T>(expects: string, parse: (text: string) => T | undefined) {
+  return z.string().transform((text, context): T => {
+    const value = parse(text)
+    if (value === undefined) {
+      context.addIssue({ code: z.ZodIssueCode.custom, message: expects })
+      return z.NEVER
+    }
+    return value
+  })
+}
+
+const uint = (text: string): bigint | undefined =>
+  /^(0|[1-9][0-9]*)$/.test(text) ? BigInt(text) : undefined
+
+const safeInteger = (min: number, max: number) => (text: string) => {
+  const value = uint(text)
+  return value !== undefined && value >= BigInt(min) && value <= BigInt(max) ? Number(value) : undefined
+}
+
+const httpUrl = (text: string): string | undefined => {
+  if (!URL.canParse(text)) return undefined
+  const url = new URL(text)
+  return url.protocol === 'http:' || url.protocol === 'https:' ? text.replace(/\/+$/, '') : undefined
+}
+
+const address = (text: string) => (isAddress(text, { strict: false }) ? getAddress(text) : undefined)
+
+const addressField = textField('a 0x-prefixed 20-byte hex address', address)
+const portField = textField('a TCP port number from 0 to 65535', safeInteger(0, 65_535))
+const urlField = textField('an http:// or https:// URL', httpUrl)
+
+export const ConfigSchema = z.object({
+  network: z.enum(networkNames, {
+    errorMap: () => ({ message: `one of ${networkNames.join(', ')}` }),
+  }),
+  chainId: textField('a positive integer', safeInteger(1, Number.MAX_SAFE_INTEGER)),
+  rpcUrl: urlField,
+  /** Base URL of a block explorer; transaction pages are `<explorerUrl>/tx/<hash>`. */
+  explorerUrl: urlField.nullable(),
+  registry: addressField,
+  escrow: addressField,
+  arbiter: addressField,
+  attestationVerifier: addressField,
+  /** First block to index; null means "search for it from deployTimestamp". */
+  startBlock: textField('a block number (a non-negative integer)', uint).nullable(),
+  deployTimestamp: textField('a unix time in seconds', safeInteger(0, Number.MAX_SAFE_INTEGER)).nullable(),
+  pollIntervalMs: textField('a positive number of milliseconds', safeInteger(1, 2_147_483_647)),
+  /** Where the devnet deployment record is read from and written to. */
+  deploymentPath: textField('a file path', (text) => (text === '' ? undefined : text)),
+  /** REST indexer listen port. */
+  port: portField,
+  host: textField('a host name or IP address', (text) => (/^[^\s/]+$/.test(text) ? text : undefined)),
+  /** Hosted MCP server listen port. */
+  mcpPort: portField,
+  /** A REST indexer to read through instead of the chain, where one is set. */
+  indexerUrl: urlField.nullable(),
+})
+
+export type Config = z.output<typeof ConfigSchema>
+export type ConfigKey = keyof Config

@@ -1,0 +1,134 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { ConfigError } from '../errors/config.ts'
+import { ConfigSchema, type Config, type ConfigKey } from './ConfigSchema.ts'
+import { networkNames, networks, type NetworkName } from './networks.ts'
+import { readDeploymentRecord } from './readDeploymentRecord.ts'
+
+/** Where each setting can be given on the command line and in the environment. */
+export const configSources = {
+  network: { flag: 'network', env: 'MARKET_NETWORK' },
+  rpcUrl: { flag: 'rpc-url', env: 'RPC_URL' },
+  chainId: { flag: 'chain-id', env: 'CHAIN_ID' },
+  registry: { flag: 'registry', env: 'REGISTRY_ADDRESS' },
+  escrow: { flag: 'escrow', env: 'ESCROW_ADDRESS' },
+  arbiter: { flag: 'arbiter', env: 'ARBITER_ADDRESS' },
+  attestationVerifier: { flag: 'attestation-verifier', env: 'ATTESTATION_VERIFIER_ADDRESS' },
+  startBlock: { flag: 'start-block', env: 'START_BLOCK' },
+  deployTimestamp: { flag: 'deploy-timestamp', env: 'DEPLOY_TIMESTAMP' },
+  pollIntervalMs: { flag: 'poll-interval', env: 'POLL_INTERVAL_MS' },
+  explorerUrl: { flag: 'explorer-url', env: 'EXPLORER_URL' },
+  deploymentPath: { flag: 'deployment', env: 'DEPLOYMENT_PATH' },
+  port: { flag: 'port', env: 'PORT' },
+  host: { flag: 'host', env: 'HOST' },
+  mcpPort: { flag: 'mcp-port', env: 'MCP_PORT' },
+  indexerUrl: { flag: 'indexer-url', env: 'INDEXER_URL' },
+} as const satisfies Record<ConfigKey, { flag: string; env: string }>
+
+const defaults = {
+  pollIntervalMs: '3000',
+  deploymentPath: 'devnet/deployment.json',
+  port: '8080',
+  host: '127.0.0.1',
+  mcpPort: '8081',
+  indexerUrl: null,
+  startBlock: null,
+} satisfies Partial<Record<ConfigKey, string | null>>
+
+/** Written as a flag or variable value, these switch an optional URL off. */
+const noneValues = new Set(['', 'none'])
+const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'startBlock', 'deployTimestamp'])
+
+export type LoadConfigParameters = {
+  argv: readonly string[]
+  env: Readonly<Record<string, string | undefined>>
+  /** The network when neither `--network` nor `MARKET_NETWORK` names one. */
+  defaultNetwork?: NetworkName
+}
+
+type Setting = { value: string | null; from: string }
+
+/**
+ * Builds the configuration from flags (first), environment variables, the network preset and,
+ * for the devnet, the deployment record. Throws a ConfigError naming the flag or variable at fault.
+ */
+export function loadConfig({ argv, env, defaultNetwork = 'devnet' }: LoadConfigParameters): Config {
+  const flags = parseFlags(argv)
+  const settings = new Map<ConfigKey, Setting>()
+  for (const key of Object.keys(configSources) as ConfigKey[]) {
+    const { flag, env: variable } = configSources[key]
+    const flagValue = flags[flag]
+    const envValue = env[variable]
+    if (flagValue !== undefined) settings.set(key, { value: flagValue, from: `--${flag}` })
+    else if (envValue !== undefined && envValue !== '') settings.set(key, { value: envValue, from: variable })
+  }
+  for (const [key, setting] of settings) {
+    if (nullableKeys.has(key) && setting.value !== null && noneValues.has(setting.value)) setting.value = null
+  }
+
+  const network = settings.get('network') ?? { value: defaultNetwork, from: 'the default network' }
+  if (!isNetworkName(network.value)) {
+    throw new ConfigError(
+      `${network.from} must be one of ${networkNames.join(', ')}, got ${JSON.stringify(network.value)}.`,
+    )
+  }
+  const preset = networks[network.value]
+  const presetFrom = `the ${network.value} preset`
+  const fallback = (key: ConfigKey, value: string | null, from: string): void => {
+    if (!settings.has(key)) settings.set(key, { value, from })
+  }
+
+  for (const [key, value] of Object.entries(defaults) as [ConfigKey, string | null][]) {
+    fallback(key, value, 'the default')
+  }
+  if (preset.contracts === undefined) {
+    const addressKeys = ['registry', 'escrow', 'arbiter', 'attestationVerifier'] as const
+    if (addressKeys.some((key) => !settings.has(key))) {
+      const path = settings.get('deploymentPath')?.value ?? defaults.deploymentPath
+      const record = readDeploymentRecord(resolve(path))
+      const from = `the deployment record "${path}"`
+      for (const key of addressKeys) fallback(key, record[key], from)
+      fallback('chainId', String(record.chainId), from)
+      fallback('startBlock', String(record.deployBlock), from)
+    }
+  } else {
+    for (const [key, value] of Object.entries(preset.contracts)) fallback(key as ConfigKey, value, presetFrom)
+  }
+  fallback('chainId', String(preset.chainId), presetFrom)
+  fallback('rpcUrl', preset.rpcUrl, presetFrom)
+  fallback('explorerUrl', preset.explorerUrl, presetFrom)
+  fallback('deployTimestamp', preset.deployTimestamp === null ? null : String(preset.deployTimestamp), presetFrom)
+  settings.set('network', network)
+
+  const raw = Object.fromEntries([...settings].map(([key, setting]) => [key, setting.value]))
+  const result = ConfigSchema.safeParse(raw)
+  if (result.success) {
+    return { ...result.data, deploymentPath: resolve(result.data.deploymentPath) }
+  }
+  const messages = result.error.issues.map((issue) => {
+    const key = issue.path[0] as ConfigKey
+    const setting = settings.get(key)
+    const got = setting?.value === undefined ? 'nothing' : JSON.stringify(setting.value)
+    return `${setting?.from ?? key} must be ${issue.message}, got ${got}.`
+  })
+  throw new ConfigError(messages.join(' '), { cause: result.error })
+}
+
+function parseFlags(argv: readonly string[]): Partial<Record<string, string>> {
+  const options = Object.fromEntries(
+    Object.values(configSources).map(({ flag }) => [flag, { type: 'string' as const }]),
+  )
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values
+  } catch (cause) {
+    const known = Object.values(configSources)
+      .map(({ flag }) => `--${flag}`)
+      .join(', ')
+    const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\.?$/, '.')
+    throw new ConfigError(`${reason} Known options: ${known}.`, { cause })
+  }
+}
+
+function isNetworkName(value: string | null): value is NetworkName {
+  return networkNames.includes(value as NetworkName)
+}

@@ -1,0 +1,43 @@
+import type { Address } from 'viem'
+
+export const networkNames = ['devnet', '0g-mainnet'] as const
+export type NetworkName = (typeof networkNames)[number]
+
+export type NetworkPreset = {
+  chainId: number
+  rpcUrl: string
+  explorerUrl: string | null
+  /** Absent for the devnet: its addresses come from the deployment record `npm start` writes. */
+  contracts?: {
+    registry: Address
+    escrow: Address
+    arbiter: Address
+    attestationVerifier: Address
+  }
+  /**
+   * Unix seconds at which the contracts were deployed. When no start block is configured, the
+   * indexer finds the first block at or after it by binary search on block timestamps.
+   */
+  deployTimestamp: number | null
+}
+
+export const networks: Record<NetworkName, NetworkPreset> = {
+  devnet: {
+    chainId: 31337,
+    rpcUrl: 'http://127.0.0.1:8545',
+    explorerUrl: null,
+    deployTimestamp: null,
+  },
+  '0g-mainnet': {
+    chainId: 16661,
+    rpcUrl: 'https://evmrpc.0g.ai',
+    explorerUrl: 'https://chainscan.0g.ai',
+    contracts: {
+      registry: '0x152A5a433A6592df57d7F77B7B01eEE00C481C2d',
+      escrow: '0xB2b762Df53294923d3eaD00d8118AD37388dD4aA',
+      arbiter: '0x324E5b2183134EB239C7E934438831a15abe7C00',
+      attestationVerifier: '0x765C857B6764c90B0093Ea16f6103902665D0aa2',
+    },
+    deployTimestamp: 1778219793,
+  },
+}

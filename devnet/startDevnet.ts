@@ -1,0 +1,53 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { createPublicClient, createWalletClient, http } from 'viem'
+import { hardhat } from 'viem/chains'
+import { deployContracts } from './deployContracts.ts'
+import type { Deployment } from './deployment.ts'
+import { seedAccounts } from './seed/seedAccounts.ts'
+import { seedMarket, type SeedMarketReturnType } from './seedMarket.ts'
+import { startNode } from './startNode.ts'
+
+export type StartDevnetParameters = {
+  port: number
+  host?: string
+  /** Fill the market with the deterministic demo data. */
+  seed?: boolean
+  /** Where to write the deployment record; not written when absent. */
+  deploymentPath?: string
+}
+
+export type StartDevnetReturnType = {
+  rpcUrl: string
+  deployment: Deployment
+  /** Null when started with `seed: false`. */
+  seedSummary: SeedMarketReturnType | null
+  stop: () => Promise<void>
+}
+
+/** Starts a hardhat node, deploys the marketplace contracts from account #0 and seeds the market. */
+export async function startDevnet({
+  port,
+  host = '127.0.0.1',
+  seed = true,
+  deploymentPath,
+}: StartDevnetParameters): Promise<StartDevnetReturnType> {
+  const node = await startNode({ port, host })
+  try {
+    const chain = { ...hardhat, rpcUrls: { default: { http: [node.rpcUrl] } } }
+    // The node automines, so a receipt exists as soon as its transaction is accepted.
+    const transport = http(node.rpcUrl)
+    const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 })
+    const walletClient = createWalletClient({ chain, transport, account: seedAccounts.deployer, pollingInterval: 50 })
+    const deployment = await deployContracts(walletClient, publicClient)
+    const seedSummary = seed ? await seedMarket(publicClient, { deployment }) : null
+    if (deploymentPath !== undefined) {
+      mkdirSync(dirname(deploymentPath), { recursive: true })
+      writeFileSync(deploymentPath, `${JSON.stringify(deployment, null, 2)}\n`)
+    }
+    return { rpcUrl: node.rpcUrl, deployment, seedSummary, stop: node.stop }
+  } catch (error) {
+    await node.stop()
+    throw error
+  }
+}
