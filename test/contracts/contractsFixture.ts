@@ -1,0 +1,108 @@
+import {
+  type Abi,
+  type Account,
+  BaseError as ViemBaseError,
+  type Chain,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  decodeErrorResult,
+  type Hash,
+  http,
+  type PublicClient,
+  type TestClient,
+  type Transport,
+  type WalletClient,
+} from 'viem'
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
+import { hardhat } from 'viem/chains'
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest'
+import { agentTokenAbi } from '../../chain/abi/agentToken.ts'
+import { arbiterAbi } from '../../chain/abi/arbiter.ts'
+import { escrowAbi } from '../../chain/abi/escrow.ts'
+import { registryAbi } from '../../chain/abi/registry.ts'
+import { deployContracts } from '../../devnet/deployContracts.ts'
+import type { Deployment } from '../../devnet/deployment.ts'
+import { startNode } from '../../devnet/startNode.ts'
+import { getFreePort } from '../support/getFreePort.ts'
+
+const mnemonic = 'test test test test test test test test test test test junk'
+
+export type Wallet = WalletClient<Transport, Chain, Account>
+
+export type ContractsFixture = {
+  deployment: Deployment
+  publicClient: PublicClient
+  testClient: TestClient<'hardhat'>
+  /** Account #0: deployer, arbiter owner and treasury. */
+  owner: Wallet
+  seller: Wallet
+  buyer: Wallet
+  stranger: Wallet
+  /** The TEE key a service attests with: it only signs messages, it never sends transactions. */
+  signer: ReturnType<typeof privateKeyToAccount>
+}
+
+/**
+ * Starts a hardhat node for the test file, deploys the contracts once, and rolls the chain back
+ * to that point after every test so each test starts from the same fresh deployment.
+ */
+export function useContractsFixture(): ContractsFixture {
+  const fixture = {} as ContractsFixture
+  let stopNode: (() => Promise<void>) | undefined
+  let snapshot: Hash | undefined
+
+  beforeAll(async () => {
+    const node = await startNode({ port: await getFreePort() })
+    stopNode = node.stop
+    // Hardhat reports reverts as JSON-RPC internal errors, which viem would otherwise retry with backoff.
+    const transport = http(node.rpcUrl, { retryCount: 0 })
+    const wallet = (addressIndex: number): Wallet =>
+      createWalletClient({ account: mnemonicToAccount(mnemonic, { addressIndex }), chain: hardhat, transport })
+
+    fixture.publicClient = createPublicClient({ chain: hardhat, transport })
+    fixture.testClient = createTestClient({ mode: 'hardhat', chain: hardhat, transport })
+    fixture.owner = wallet(0)
+    fixture.seller = wallet(1)
+    fixture.buyer = wallet(2)
+    fixture.stranger = wallet(3)
+    fixture.signer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
+    fixture.deployment = await deployContracts(fixture.owner, fixture.publicClient)
+  })
+
+  beforeEach(async () => {
+    snapshot = await fixture.testClient.snapshot()
+  })
+
+  afterEach(async () => {
+    if (snapshot) await fixture.testClient.revert({ id: snapshot })
+  })
+
+  afterAll(async () => {
+    await stopNode?.()
+  })
+
+  return fixture
+}
+
+const everyAbi = [...registryAbi, ...escrowAbi, ...arbiterAbi, ...agentTokenAbi] as Abi
+
+/**
+ * Asserts that `action` reverted with the custom error `errorName`, decoding the revert data
+ * against every contract's errors so a revert bubbled up from a nested call is named too.
+ */
+export async function expectRevert(action: Promise<unknown>, errorName: string): Promise<readonly unknown[]> {
+  const error = await action.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  )
+  expect(error, `expected a revert with ${errorName}`).toBeInstanceOf(ViemBaseError)
+  const reverted = (error as ViemBaseError).walk((cause) => cause instanceof ContractFunctionRevertedError)
+  expect(reverted, `expected a contract revert, got: ${String(error)}`).toBeInstanceOf(ContractFunctionRevertedError)
+  const raw = (reverted as ContractFunctionRevertedError).raw
+  expect(raw, 'the revert carried no data').toBeDefined()
+  const decoded = decodeErrorResult({ abi: everyAbi, data: raw! })
+  expect(decoded.errorName).toBe(errorName)
+  return decoded.args ?? []
+}
