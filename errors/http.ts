@@ -1,0 +1,69 @@
+import { BaseError } from './BaseError.ts'
+
+/** Values are quoted back to the caller; a huge one is cut so the error body stays small. */
+const maxQuotedLength = 100
+
+function quote(text: string): string {
+  return JSON.stringify(text.length > maxQuotedLength ? `${text.slice(0, maxQuotedLength)}…` : text)
+}
+
+export type ParameterLocation = 'path' | 'query'
+
+/** A path or query parameter that the contract's schema rejects. */
+export class InvalidParameterError extends BaseError {
+  override name = 'InvalidParameterError'
+  constructor({
+    location,
+    parameter,
+    value,
+    expected,
+  }: {
+    location: ParameterLocation
+    parameter: string
+    /** A repeated query parameter arrives as an array. */
+    value: string | readonly string[]
+    /** What the parameter accepts, as a sentence (the schema's own message). */
+    expected: string
+  }) {
+    const got = typeof value === 'string' ? `got ${quote(value)}` : `it was given ${value.length} times`
+    super(`The ${location} parameter "${parameter}" is invalid: ${got}. ${expected}`, { code: 'invalid_parameter' })
+  }
+}
+
+/** No route serves this path, whatever the method. */
+export class RouteNotFoundError extends BaseError {
+  override name = 'RouteNotFoundError'
+  constructor({ path, knownPaths }: { path: string; knownPaths: readonly string[] }) {
+    super(`No resource at ${quote(path)}. Available paths: ${knownPaths.join(', ')}.`, { code: 'not_found' })
+  }
+}
+
+/** The path exists but is read-only. */
+export class MethodNotAllowedError extends BaseError {
+  override name = 'MethodNotAllowedError'
+  readonly allowed: readonly string[]
+  constructor({ method, path, allowed }: { method: string; path: string; allowed: readonly string[] }) {
+    super(`Method ${quote(method)} is not allowed on ${quote(path)}. Allowed methods: ${allowed.join(', ')}.`, {
+      code: 'method_not_allowed',
+    })
+    this.allowed = allowed
+  }
+}
+
+/** `redocly build-docs` could not render the API reference page. */
+export class DocsBuildError extends BaseError {
+  override name = 'DocsBuildError'
+  constructor({ openApiPath, cause }: { openApiPath: string; cause: unknown }) {
+    super(`The API reference page could not be built from "${openApiPath}".`, { code: 'docs_build_failed', cause })
+  }
+}
+
+/** The served OpenAPI document lacks an operation of the contract: it was not regenerated. */
+export class OpenApiOperationMissingError extends BaseError {
+  override name = 'OpenApiOperationMissingError'
+  constructor({ method, path }: { method: string; path: string }) {
+    super(`The OpenAPI document has no operation "${method} ${path}". Run \`npm run openapi\`.`, {
+      code: 'openapi_out_of_date',
+    })
+  }
+}

@@ -1,0 +1,50 @@
+import type { AppRoute } from '@ts-rest/core'
+import type { FastifyInstance } from 'fastify'
+import type { BuildOpenApiDocumentReturnType as OpenApiDocument } from '../../contract/openapi.ts'
+import { OpenApiOperationMissingError } from '../../errors/http.ts'
+
+/** `$id` under which the document's `components` are shared with every route's serializer. */
+const componentsId = 'openapi'
+
+export type AddResponseSchemasParameters = {
+  /** The served OpenAPI document, generated from `marketContract`. */
+  document: OpenApiDocument
+}
+
+/**
+ * ts-rest registers its routes without a `schema`, so Fastify would serialize with plain
+ * `JSON.stringify`. This gives every contract route the JSON Schemas of its responses, taken from
+ * the OpenAPI document generated from the same zod schemas, and Fastify compiles them into
+ * fast-json-stringify serializers (which also drop any key the contract does not declare).
+ * The document's `#/components/...` references resolve against a shared schema holding them.
+ * Must run before the ts-rest plugin registers its routes.
+ */
+export function addResponseSchemas(app: FastifyInstance, { document }: AddResponseSchemasParameters): void {
+  app.addSchema({ $id: componentsId, components: document.components })
+  app.addHook('onRoute', (route) => {
+    const appRoute = (route.config as { tsRestRoute?: AppRoute } | undefined)?.tsRestRoute
+    if (appRoute === undefined) return
+    const path = appRoute.path.replace(/:(\w+)/g, '{$1}')
+    const method = appRoute.method.toLowerCase()
+    const operation = document.paths[path]?.[method]
+    if (operation === undefined) throw new OpenApiOperationMissingError({ method: appRoute.method, path })
+    const response: Record<string, unknown> = {}
+    for (const [status, { content }] of Object.entries<{ content?: Record<string, { schema?: unknown }> }>(operation.responses)) {
+      const schema = content?.['application/json']?.schema
+      if (schema !== undefined) response[status] = referToComponents(schema)
+    }
+    route.schema = { ...route.schema, response }
+  })
+}
+
+/** Rewrites `#/components/...` to `openapi#/components/...`, the shared schema's address. */
+function referToComponents(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(referToComponents)
+  if (typeof schema !== 'object' || schema === null) return schema
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${componentsId}${value}` : referToComponents(value),
+    ]),
+  )
+}

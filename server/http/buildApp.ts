@@ -1,0 +1,74 @@
+import compress from '@fastify/compress'
+import etag from '@fastify/etag'
+import { initServer } from '@ts-rest/fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { BuildOpenApiDocumentReturnType as OpenApiDocument } from '../../contract/openapi.ts'
+import { marketContract } from '../../contract/router.ts'
+import { RouteNotFoundError } from '../../errors/http.ts'
+import type { Store } from '../store/createStore.ts'
+import { addCorsHeaders } from './addCorsHeaders.ts'
+import { addResponseSchemas } from './addResponseSchemas.ts'
+import { createMarketRouter } from './createMarketRouter.ts'
+import { handleError } from './handleError.ts'
+import { handleFrameworkError } from './handleFrameworkError.ts'
+import { listContractPaths } from './listContractPaths.ts'
+import { registerDocsRoutes, docsPaths } from './registerDocsRoutes.ts'
+import { registerReadOnlyGuards } from './registerReadOnlyGuards.ts'
+import { toInvalidParameterError } from './toInvalidParameterError.ts'
+
+/**
+ * `production` trusts the compiled serializers; `development` also checks every response body
+ * against the contract's zod schema (ts-rest response validation), so a reader bug surfaces as a 500.
+ */
+export type AppMode = 'production' | 'development'
+
+export type BuildAppParameters = {
+  /** The indexer's store; every handler reads it through the readers. */
+  store: Store
+  mode: AppMode
+  /** The committed `openapi.json`: served as is, and the source of the response serializers. */
+  openApiText: string
+  /** The Redoc page served at `/docs` (see buildDocsHtml). */
+  docsHtml: string
+  logger?: FastifyServerOptions['logger']
+}
+
+export type BuildAppReturnType = FastifyInstance
+
+/**
+ * Big enough for any path Node's HTTP parser lets through, so an over-long id reaches the contract
+ * schema and gets a 400 that says why, rather than Fastify's bare 414.
+ */
+const maxParamLength = 16_384
+
+/** The REST indexer as a Fastify instance, not yet listening (only server/main.ts listens). */
+export function buildApp({ store, mode, openApiText, docsHtml, logger = false }: BuildAppParameters): BuildAppReturnType {
+  const app = Fastify({
+    logger,
+    logController: new LogController({ disableRequestLogging: mode === 'production' }),
+    routerOptions: { maxParamLength },
+    frameworkErrors: handleFrameworkError,
+  })
+  const paths = [...listContractPaths(marketContract), ...docsPaths]
+  const knownPaths = paths.map((path) => path.replace(/:(\w+)/g, '{$1}'))
+
+  app.setErrorHandler(handleError)
+  app.setNotFoundHandler(async (request) => {
+    throw new RouteNotFoundError({ path: request.url.split('?')[0] ?? request.url, knownPaths })
+  })
+  addCorsHeaders(app)
+  // etag's onSend hook sees the uncompressed body: one weak tag for every encoding of it.
+  app.register(etag, { weak: true })
+  app.register(compress, { threshold: 1024 })
+  addResponseSchemas(app, { document: JSON.parse(openApiText) as OpenApiDocument })
+  app.register(initServer().plugin(createMarketRouter({ store })), {
+    logInitialization: false,
+    responseValidation: mode === 'development',
+    requestValidationErrorHandler: (error, request, reply) => handleError(toInvalidParameterError(error, request), request, reply),
+  })
+  app.register(async (child) => {
+    registerDocsRoutes(child, { openApiText, docsHtml })
+    registerReadOnlyGuards(child, { paths })
+  })
+  return app
+}

@@ -1,0 +1,58 @@
+import { STATUS_CODES } from 'node:http'
+import type { ErrorBody } from '../../contract/error.ts'
+import type { BaseError } from '../../errors/BaseError.ts'
+import { InvalidParameterError, MethodNotAllowedError, RouteNotFoundError } from '../../errors/http.ts'
+import { JobNotFoundError, ServiceNotFoundError } from '../../errors/notFound.ts'
+
+export type ErrorReply = {
+  status: number
+  headers: Record<string, string>
+  body: ErrorBody
+}
+
+type ErrorClass = abstract new (...args: never[]) => BaseError
+
+/** The one place an error class becomes an HTTP status. */
+const statusByClass: ReadonlyArray<readonly [ErrorClass, number]> = [
+  [InvalidParameterError, 400],
+  [ServiceNotFoundError, 404],
+  [JobNotFoundError, 404],
+  [RouteNotFoundError, 404],
+  [MethodNotAllowedError, 405],
+]
+
+/**
+ * Turns anything thrown while answering into a status, headers and an `ErrorBody`. Our own errors
+ * keep their code and message; Fastify's client errors (bad URL encoding, body too large, ...) keep
+ * their 4xx status; everything else is a 500 whose body reveals nothing of the cause (it is logged).
+ */
+export function toErrorReply(error: unknown): ErrorReply {
+  for (const [errorClass, status] of statusByClass) {
+    if (error instanceof errorClass) {
+      const headers: Record<string, string> =
+        error instanceof MethodNotAllowedError ? { allow: error.allowed.join(', ') } : {}
+      return { status, headers, body: { error: { code: error.code, message: error.message } } }
+    }
+  }
+  const status = clientErrorStatus(error)
+  if (status !== undefined && error instanceof Error) {
+    return { status, headers: {}, body: { error: { code: statusCode(status), message: error.message } } }
+  }
+  return {
+    status: 500,
+    headers: {},
+    body: { error: { code: 'internal_error', message: 'The server could not answer this request. Try again shortly.' } },
+  }
+}
+
+/** Fastify marks the errors it raises for a bad request with a 4xx `statusCode`. */
+function clientErrorStatus(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null || !('statusCode' in error)) return undefined
+  const { statusCode } = error
+  return typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500 ? statusCode : undefined
+}
+
+/** `413` → `payload_too_large`. */
+function statusCode(status: number): string {
+  return (STATUS_CODES[status] ?? 'bad_request').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '')
+}
