@@ -1,0 +1,158 @@
+import { createPublicClient, http, isAddressEqual, type PublicClient } from 'viem'
+import { getContractEvents, readContract } from 'viem/actions'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { escrowAbi } from '../../chain/abi/escrow.ts'
+import { registryAbi } from '../../chain/abi/registry.ts'
+import { readJobs } from '../../chain/read/readJobs.ts'
+import { readServices } from '../../chain/read/readServices.ts'
+import type { Job } from '../../contract/job.ts'
+import type { Service } from '../../contract/service.ts'
+import { seedAccounts, serviceSigningAccount } from '../../devnet/seed/seedAccounts.ts'
+import { plannedServices, rotatedServiceIndex } from '../../devnet/seed/marketPlan.ts'
+import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
+import { startTestDevnet } from '../support/startTestDevnet.ts'
+
+type Market = { services: Service[]; jobs: Job[] }
+
+async function readMarket(client: PublicClient, { registry, escrow }: { registry: `0x${string}`; escrow: `0x${string}` }): Promise<Market> {
+  const [nextServiceId, nextJobId] = await Promise.all([
+    readContract(client, { address: registry, abi: registryAbi, functionName: 'nextServiceId' }),
+    readContract(client, { address: escrow, abi: escrowAbi, functionName: 'nextJobId' }),
+  ])
+  const range = (end: bigint) => Array.from({ length: Number(end - 1n) }, (_, index) => BigInt(index + 1))
+  const [services, jobs] = await Promise.all([
+    readServices(client, { registry, ids: range(nextServiceId) }),
+    readJobs(client, { escrow, ids: range(nextJobId) }),
+  ])
+  return { services, jobs }
+}
+
+const { rpcUrl, deployment } = inject('devnet')
+const client = createPublicClient({ transport: http(rpcUrl, { batch: true }) })
+let market: Market
+
+beforeAll(async () => {
+  market = await readMarket(client, deployment)
+})
+
+test('default', () => {
+  const countOf = (stateName: string) => market.jobs.filter((job) => job.stateName === stateName).length
+  expect(market.jobs.length).toBeGreaterThanOrEqual(30)
+  expect({
+    Pending: countOf('Pending'),
+    Settled: countOf('Settled'),
+    Expired: countOf('Expired'),
+    Disputed: countOf('Disputed'),
+    Slashed: countOf('Slashed'),
+  }).toMatchInlineSnapshot(`
+    {
+      "Disputed": 3,
+      "Expired": 4,
+      "Pending": 6,
+      "Settled": 21,
+      "Slashed": 2,
+    }
+  `)
+})
+
+describe('services', () => {
+  test('at least 3 sellers and 5 services with different models and prices', () => {
+    expect(new Set(market.services.map((service) => service.seller)).size).toBeGreaterThanOrEqual(3)
+    expect(market.services.length).toBeGreaterThanOrEqual(5)
+    expect(new Set(market.services.map((service) => service.modelId)).size).toBe(market.services.length)
+    expect(new Set(market.services.map((service) => service.pricePerCall)).size).toBe(market.services.length)
+    for (const service of market.services) expect(service.providerType).toBe('centralized')
+  })
+
+  test('exactly one is delisted, and it has settled jobs', async () => {
+    const delisted = market.services.filter((service) => !service.active)
+    expect(delisted.map((service) => service.serviceId)).toEqual(['4'])
+    const events = await getContractEvents(client, {
+      address: deployment.registry,
+      abi: registryAbi,
+      eventName: 'ServiceDelisted',
+      fromBlock: 0n,
+    })
+    expect(events.map((event) => event.args.serviceId)).toEqual([4n])
+    expect(market.jobs.some((job) => job.serviceId === '4' && job.stateName === 'Settled')).toBe(true)
+  })
+
+  test('one rotated its signing key after some of its jobs settled', async () => {
+    const rotations = await getContractEvents(client, {
+      address: deployment.registry,
+      abi: registryAbi,
+      eventName: 'SigningAddressRotated',
+      fromBlock: 0n,
+    })
+    expect(rotations).toHaveLength(1)
+    const rotation = rotations[0]!
+    const key = plannedServices[rotatedServiceIndex]!.key
+    expect(rotation.args).toEqual({
+      serviceId: 3n,
+      oldKey: serviceSigningAccount({ key, generation: 1 }).address,
+      newKey: serviceSigningAccount({ key, generation: 2 }).address,
+    })
+    const service = market.services.find((service) => service.serviceId === '3')!
+    expect(service.signingAddress).toBe(rotation.args.newKey)
+
+    const attested = await getContractEvents(client, {
+      address: deployment.escrow,
+      abi: escrowAbi,
+      eventName: 'JobAttested',
+      fromBlock: 0n,
+    })
+    const jobsOfService = new Set(market.jobs.filter((job) => job.serviceId === '3').map((job) => BigInt(job.jobId)))
+    const signers = attested.filter((event) => jobsOfService.has(event.args.jobId!))
+    const before = signers.filter((event) => event.blockNumber < rotation.blockNumber)
+    const after = signers.filter((event) => event.blockNumber > rotation.blockNumber)
+    expect(before.length).toBeGreaterThan(0)
+    expect(after.length).toBeGreaterThan(0)
+    for (const event of before) expect(event.args.recoveredSigner).toBe(rotation.args.oldKey)
+    for (const event of after) expect(event.args.recoveredSigner).toBe(rotation.args.newKey)
+  })
+})
+
+describe('jobs', () => {
+  test('settled jobs carry a parsable attestation', () => {
+    for (const job of market.jobs.filter((job) => job.stateName === 'Settled')) {
+      expect(job.attestation).toMatchObject({ providerType: 'centralized' })
+    }
+  })
+
+  test('at least two Pending jobs belong to sellers the reference seller does not run, with a day to go', async () => {
+    const block = await client.getBlock()
+    const referenceSeller = seedAccounts.sellers[0].address
+    const pendingElsewhere = market.jobs.filter(
+      (job) => job.stateName === 'Pending' && !isAddressEqual(job.seller, referenceSeller),
+    )
+    expect(pendingElsewhere.length).toBeGreaterThanOrEqual(2)
+    for (const job of pendingElsewhere) {
+      expect(BigInt(job.timeout) - block.timestamp).toBeGreaterThan(20n * 3600n)
+    }
+  })
+
+  test('buyers are the fixed buyer accounts', () => {
+    const buyers = new Set<string>(seedAccounts.buyers.map((account) => account.address))
+    for (const job of market.jobs) expect(buyers.has(job.buyer)).toBe(true)
+  })
+})
+
+describe('determinism', () => {
+  let second: StartDevnetReturnType
+  beforeAll(async () => {
+    second = await startTestDevnet({ seed: true })
+  })
+  afterAll(async () => {
+    await second?.stop()
+  })
+
+  test('a second devnet has the same addresses, services and jobs', async () => {
+    expect(second.deployment).toEqual(deployment)
+    const other = await readMarket(createPublicClient({ transport: http(second.rpcUrl, { batch: true }) }), second.deployment)
+    const stable = ({ services, jobs }: Market) => ({
+      services: services.map(({ registeredAt: _, ...service }) => service),
+      jobs: jobs.map(({ createdAt: _, timeout: __, ...job }) => job),
+    })
+    expect(stable(other)).toEqual(stable(market))
+  })
+})
