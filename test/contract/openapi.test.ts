@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises'
+import type { SchemaObject } from 'openapi3-ts'
+import { expect, test } from 'vitest'
+import { buildOpenApiDocument } from '../../contract/openapi.ts'
+import { ServiceSchema } from '../../contract/service.ts'
+
+const document = buildOpenApiDocument()
+
+test('default: the committed openapi.json is what the contract generates (run `npm run openapi`)', async () => {
+  const committed = await readFile(new URL('../../openapi.json', import.meta.url), 'utf8')
+  expect(committed).toBe(`${JSON.stringify(document, null, 2)}\n`)
+})
+
+test('the generator emits the zod schemas, not empty ones', () => {
+  const service = document.components?.schemas?.Service as SchemaObject | undefined
+  expect(Object.keys(service?.properties ?? {})).toEqual(Object.keys(ServiceSchema.shape))
+  expect(service?.required).toEqual(Object.keys(ServiceSchema.shape))
+  expect(service?.properties?.pricePerCall).toMatchObject({ type: 'string', pattern: '^(0|[1-9][0-9]*)$', maxLength: 78 })
+})
+
+test('every operation has an id, a tag and JSON responses referring to named schemas', () => {
+  const operations = Object.values(document.paths).map((path) => path.get)
+  expect(operations.map((operation) => operation.operationId)).toEqual([
+    'getHealth',
+    'listServices',
+    'getService',
+    'listJobs',
+    'getJob',
+    'getSeller',
+    'getStats',
+  ])
+  for (const operation of operations) {
+    expect(operation.tags).toHaveLength(1)
+    for (const response of Object.values<{ content: { 'application/json': { schema: { $ref?: string } } } }>(
+      operation.responses,
+    ))
+      expect(response.content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\/\w+$/)
+  }
+})
+
+test('limit is documented with its range and default', () => {
+  expect(document.paths['/v1/jobs'].get.parameters).toEqual([
+    {
+      name: 'limit',
+      in: 'query',
+      description: 'How many jobs to return, newest first: an integer from 1 to 1000.',
+      schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50, example: 20 },
+    },
+  ])
+})
