@@ -1,107 +1,40 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  type Account,
-  type Chain,
-  type Hash,
-  type LocalAccount,
-  type PublicClient,
-  type Transport,
-  type WalletClient,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
-  hexToString,
-  http,
-  keccak256,
-  parseEther,
-  stringToHex,
-} from 'viem'
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
+import { createTestClient, http, keccak256, stringToHex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import { parseAttestationText } from '../../chain/attestation/parseAttestationText.ts'
 import { recoverAttestationSigner } from '../../chain/attestation/recoverAttestationSigner.ts'
-import type { Deployment } from '../../devnet/deployment.ts'
 import { createBuiltinBackend } from '../../devnet/seller/backends/createBuiltinBackend.ts'
-import { signOutputRequest } from '../../devnet/seller/signOutputRequest.ts'
+import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
 import {
   type StartReferenceSellerReturnType,
   startReferenceSeller,
 } from '../../devnet/seller/startReferenceSeller.ts'
-import type { SeedMarketReturnType } from '../../devnet/seedMarket.ts'
-import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
-import { startTestDevnet } from '../support/startTestDevnet.ts'
+import { type SellerFixture, startSellerFixture, testAccount } from './sellerFixture.ts'
 
-const mnemonic = 'test test test test test test test test test test test junk'
-const seller = mnemonicToAccount(mnemonic, { addressIndex: 11 })
-const buyer = mnemonicToAccount(mnemonic, { addressIndex: 12 })
-const stranger = mnemonicToAccount(mnemonic, { addressIndex: 13 })
+const seller = testAccount(11)
+const buyer = testAccount(12)
+const stranger = testAccount(13)
 const firstSigningKey = generatePrivateKey()
 const firstSigner = privateKeyToAccount(firstSigningKey)
 
-type Wallet = WalletClient<Transport, Chain, Account>
-
-let stopNode: () => Promise<void>
-let rpcUrl: string
-let publicClient: PublicClient
-let deployment: Deployment
-let seedSummary: SeedMarketReturnType
+let fixture: SellerFixture
 let serviceId: bigint
 let referenceSeller: StartReferenceSellerReturnType | undefined
 const stateDir = mkdtempSync(join(tmpdir(), 'reference-seller-'))
 const stateFile = join(stateDir, 'seller-state.json')
 
-const walletOf = (account: Account): Wallet => createWalletClient({ account, chain: hardhat, transport: http(rpcUrl) })
-
-async function send(hash: Promise<Hash>): Promise<void> {
-  const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash })
-  expect(receipt.status).toBe('success')
-}
-
-async function createJob(prompt: string, { timeout = 3_600n } = {}): Promise<bigint> {
-  const jobId = await publicClient.readContract({ address: deployment.escrow, abi: escrowAbi, functionName: 'nextJobId' })
-  await send(
-    walletOf(buyer).writeContract({
-      address: deployment.escrow,
-      abi: escrowAbi,
-      functionName: 'createJob',
-      args: [serviceId, stringToHex(prompt), timeout],
-      value: parseEther('0.001'),
-    }),
-  )
-  return jobId
-}
-
-async function readJob(jobId: bigint) {
-  return publicClient.readContract({ address: deployment.escrow, abi: escrowAbi, functionName: 'getJob', args: [jobId] })
-}
-
-/** Polls the chain until the job leaves Pending; the test's own timeout bounds the wait. */
-async function waitForSettled(jobId: bigint) {
-  for (;;) {
-    const job = await readJob(jobId)
-    if (job.state !== 0) return job
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
-async function fetchOutput(url: string, jobId: bigint | string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${url}/outputs/${jobId}`, { headers })
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-}
-
-async function asBuyer(jobId: bigint, account: LocalAccount = buyer) {
-  return { 'x-buyer-signature': await signOutputRequest(account, { jobId }) }
-}
+const createJob = (prompt: string, { timeout }: { timeout?: bigint } = {}): Promise<bigint> =>
+  fixture.createJob({ buyer, serviceId, prompt, timeout })
 
 function startSeller(options: { stateFile?: string } = {}): Promise<StartReferenceSellerReturnType> {
   return startReferenceSeller({
-    rpcUrl,
-    deployment,
+    rpcUrl: fixture.rpcUrl,
+    deployment: fixture.deployment,
     services: [{ serviceId, sellerKey: seller, signingKey: firstSigningKey }],
     port: 0,
     pollingIntervalMs: 100,
@@ -109,38 +42,20 @@ function startSeller(options: { stateFile?: string } = {}): Promise<StartReferen
   })
 }
 
+async function restartSeller(options: { stateFile?: string } = {}): Promise<void> {
+  await referenceSeller?.stop()
+  referenceSeller = await startSeller(options)
+}
+
 beforeAll(async () => {
-  const devnet = await startTestDevnet({ seed: true })
-  stopNode = devnet.stop
-  rpcUrl = devnet.rpcUrl
-  deployment = devnet.deployment
-  seedSummary = devnet.seedSummary!
-  publicClient = createPublicClient({ chain: hardhat, transport: http(rpcUrl), pollingInterval: 50 })
-  serviceId = await publicClient.readContract({ address: deployment.registry, abi: registryAbi, functionName: 'nextServiceId' })
-  await send(
-    walletOf(seller).writeContract({
-      address: deployment.registry,
-      abi: registryAbi,
-      functionName: 'registerService',
-      args: [
-        keccak256(stringToHex('capability: chat')),
-        'reference-model-1',
-        stranger.address,
-        firstSigner.address,
-        'reference-provider',
-        'centralized',
-        true,
-        parseEther('0.001'),
-        4_096n,
-        stringToHex('ipfs://reference'),
-      ],
-    }),
-  )
+  // Seeded, so the seed's Pending jobs can be checked; the other tests use a service of their own.
+  fixture = await startSellerFixture({ seed: true })
+  serviceId = await fixture.registerService({ seller, signingAddress: firstSigner.address })
 })
 
 afterAll(async () => {
   await referenceSeller?.stop()
-  await stopNode?.()
+  await fixture?.stop()
   rmSync(stateDir, { recursive: true, force: true })
 })
 
@@ -149,147 +64,149 @@ test('default', async () => {
   const prompt = 'Explain escrow in one sentence. Then stop.'
   const jobId = await createJob(prompt)
 
-  const job = await waitForSettled(jobId)
+  const job = await fixture.waitForSettled(jobId)
   expect(job.state).toBe(3)
-
   const { signer, error } = recoverAttestationSigner({ text: job.attestationText, signature: job.attestationSignature })
   expect(error).toBeNull()
   expect(signer).toBe(firstSigner.address)
 
-  const { status, body } = await fetchOutput(referenceSeller.url, jobId, await asBuyer(jobId))
+  const { status, body } = await fixture.fetchOutput(referenceSeller.url, jobId, buyer)
   expect(status).toBe(200)
-  const expected = await createBuiltinBackend().answer({ jobId, serviceId, modelId: 'reference-model-1', prompt })
-  expect(body).toEqual({ jobId: jobId.toString(), output: expected.output, outputRootHash: job.outputRootHash })
-  expect(keccak256(stringToHex(expected.output))).toBe(job.outputRootHash)
-  expect(expected.output).toBe(
-    [
-      'Reference seller answer (model reference-model-1).',
-      'Your prompt has 7 words in 42 UTF-8 bytes.',
-      `Its keccak256 is ${keccak256(stringToHex(prompt))}.`,
-      'Its first sentence reversed: ".ecnetnes eno ni worcse nialpxE"',
-    ].join('\n'),
-  )
+  const expected = [
+    'Reference seller answer (model reference-model-1).',
+    'Your prompt has 7 words in 42 UTF-8 bytes.',
+    `Its keccak256 is ${keccak256(stringToHex(prompt))}.`,
+    'Its first sentence reversed: ".ecnetnes eno ni worcse nialpxE"',
+  ].join('\n')
+  expect(body).toEqual({ jobId: jobId.toString(), output: expected, outputRootHash: job.outputRootHash })
+  expect(keccak256(stringToHex(expected))).toBe(job.outputRootHash)
 
-  const fields = parseAttestationText(job.attestationText)
-  expect(fields).toMatchObject({
+  expect(parseAttestationText(job.attestationText)).toMatchObject({
     contentHash: job.outputRootHash.slice(2),
+    usageHash: keccak256(
+      stringToHex(JSON.stringify({ jobId: jobId.toString(), model: 'reference-model-1', promptTokens: 7, completionTokens: 27 })),
+    ).slice(2),
     providerType: 'centralized',
     providerIdentity: 'reference-provider',
   })
-  expect(hexToString(job.attestationText).split(':')).toHaveLength(5)
+})
+
+test('the builtin backend is deterministic', async () => {
+  const backend = createBuiltinBackend()
+  const request = { jobId: 1n, serviceId: 1n, modelId: 'm', prompt: 'Same prompt, same answer!' }
+  expect(await backend.answer(request)).toEqual(await backend.answer({ ...request, jobId: 2n }))
 })
 
 describe('output endpoint', () => {
   test('asks for the buyer signature, then checks it is the buyer', async () => {
     const url = referenceSeller!.url
     const jobId = await createJob('Who may read this?')
-    await waitForSettled(jobId)
+    await fixture.waitForSettled(jobId)
 
-    const missing = await fetchOutput(url, jobId)
+    const missing = await fixture.fetchOutput(url, jobId)
     expect(missing.status).toBe(401)
     expect(missing.body).toMatchObject({ error: { code: 'buyer_signature_required' } })
 
-    const malformed = await fetchOutput(url, jobId, { 'x-buyer-signature': '0x1234' })
+    const malformed = await fetch(`${url}/outputs/${jobId}`, { headers: { 'x-buyer-signature': '0x1234' } })
     expect(malformed.status).toBe(401)
 
-    const wrongMessage = await fetchOutput(url, jobId, await asBuyer(jobId + 1000n))
-    expect(wrongMessage.status).toBe(403)
+    const otherJob = await fixture.fetchOutput(url, jobId, buyer, jobId + 1_000n)
+    expect(otherJob.status).toBe(403)
 
-    const other = await fetchOutput(url, jobId, await asBuyer(jobId, stranger))
+    const other = await fixture.fetchOutput(url, jobId, stranger)
     expect(other.status).toBe(403)
     expect(other.body).toMatchObject({ error: { code: 'not_buyer' } })
 
-    const own = await fetchOutput(url, jobId, await asBuyer(jobId))
-    expect(own.status).toBe(200)
+    expect((await fixture.fetchOutput(url, jobId, buyer)).status).toBe(200)
   })
 
-  test('404 for a job it holds no settled output for', async () => {
-    const unknown = await fetchOutput(referenceSeller!.url, 999_999n, await asBuyer(999_999n))
+  test('404 until the job is settled by this seller', async () => {
+    const unknown = await fixture.fetchOutput(referenceSeller!.url, 999_999n, buyer)
     expect(unknown.status).toBe(404)
     expect(unknown.body).toMatchObject({ error: { code: 'output_not_found' } })
+
+    // Settled by the seed, not by this seller: nothing to serve.
+    const seededJob = 1n
+    expect((await fixture.readJob(seededJob)).state).not.toBe(0)
+    expect((await fixture.fetchOutput(referenceSeller!.url, seededJob, buyer)).status).toBe(404)
   })
 
-  test.each(['abc', '01', '-1', '0x1', '1.0'])('400 for job id %s', async (jobId) => {
-    const answer = await fetchOutput(referenceSeller!.url, jobId)
+  test.each(['abc', '01', '-1', '0x1', '1.0', '1'.repeat(79)])('400 for job id %s', async (jobId) => {
+    const answer = await fixture.fetchOutput(referenceSeller!.url, jobId)
     expect(answer.status).toBe(400)
     expect(answer.body).toMatchObject({ error: { code: 'invalid_job_id' } })
   })
 })
 
 describe('restart', () => {
-  test('answers the jobs created while it was down, and still serves earlier outputs', async () => {
+  test('answers the jobs created while it was down and still serves earlier outputs', async () => {
     const earlier = await createJob('Settled before the restart.')
-    await waitForSettled(earlier)
+    await fixture.waitForSettled(earlier)
     await referenceSeller!.stop()
     referenceSeller = undefined
 
     const missed = [await createJob('Created while the seller was down.'), await createJob('Also missed.')]
-    expect((await readJob(missed[0]!)).state).toBe(0)
+    expect((await fixture.readJob(missed[0]!)).state).toBe(0)
 
     referenceSeller = await startSeller({ stateFile })
-    for (const jobId of missed) expect((await waitForSettled(jobId)).state).toBe(3)
+    for (const jobId of missed) expect((await fixture.waitForSettled(jobId)).state).toBe(3)
 
-    const served = await fetchOutput(referenceSeller.url, earlier, await asBuyer(earlier))
+    const served = await fixture.fetchOutput(referenceSeller.url, earlier, buyer)
     expect(served.status).toBe(200)
-    expect(served.body.outputRootHash).toBe((await readJob(earlier)).outputRootHash)
+    expect(served.body.outputRootHash).toBe((await fixture.readJob(earlier)).outputRootHash)
   })
 
   test('without a state file it rescans from the deployment block', async () => {
     await referenceSeller!.stop()
+    referenceSeller = undefined
     const missed = await createJob('Found by a full rescan.')
     referenceSeller = await startSeller()
-    expect((await waitForSettled(missed)).state).toBe(3)
+    expect((await fixture.waitForSettled(missed)).state).toBe(3)
   })
 
   test('leaves a job that expired while it was down Pending', async () => {
     await referenceSeller!.stop()
+    referenceSeller = undefined
     const expiring = await createJob('Too late.', { timeout: 60n })
-    const testClient = createTestClient({ mode: 'hardhat', chain: hardhat, transport: http(rpcUrl) })
+    const testClient = createTestClient({ mode: 'hardhat', chain: hardhat, transport: http(fixture.rpcUrl) })
     await testClient.increaseTime({ seconds: 120 })
     await testClient.mine({ blocks: 1 })
-    referenceSeller = await startSeller()
+
+    await restartSeller()
     // Jobs are taken in id order, so once a later job settles the expired one was looked at.
     const later = await createJob('On time.')
-    await waitForSettled(later)
-    expect((await readJob(expiring)).state).toBe(0)
+    await fixture.waitForSettled(later)
+    expect((await fixture.readJob(expiring)).state).toBe(0)
   })
 })
 
-describe('key rotation', () => {
-  test('signs with the new key once it holds it', async () => {
-    const nextSigningKey = generatePrivateKey()
-    const nextSigner = privateKeyToAccount(nextSigningKey)
-    await send(
-      walletOf(seller).writeContract({
-        address: deployment.registry,
-        abi: registryAbi,
-        functionName: 'rotateSigningAddress',
-        args: [serviceId, nextSigner.address],
-      }),
-    )
-    const jobId = await createJob('Signed after the rotation.')
-    referenceSeller!.addSigningKey({ serviceId, signingKey: nextSigningKey })
+test('after a key rotation it signs with the new key once it holds it', async () => {
+  const nextSigningKey = generatePrivateKey()
+  const nextSigner = privateKeyToAccount(nextSigningKey)
+  await fixture.rotateSigningAddress({ seller, serviceId, signingAddress: nextSigner.address })
+  const jobId = await createJob('Signed after the rotation.')
+  referenceSeller!.addSigningKey({ serviceId, signingKey: nextSigningKey })
 
-    const job = await waitForSettled(jobId)
-    expect(job.state).toBe(3)
-    expect(recoverAttestationSigner({ text: job.attestationText, signature: job.attestationSignature }).signer).toBe(
-      nextSigner.address,
-    )
-  })
+  const job = await fixture.waitForSettled(jobId)
+  expect(job.state).toBe(3)
+  expect(recoverAttestationSigner({ text: job.attestationText, signature: job.attestationSignature }).signer).toBe(
+    nextSigner.address,
+  )
 })
 
-test('answers the seeded Pending jobs of seller #1 only', async () => {
+test('answers the seeded Pending jobs of seller #1 and leaves the others Pending', async () => {
+  const { deployment, publicClient, seedSummary } = fixture
   const seededSeller = await startReferenceSeller({
-    rpcUrl,
+    rpcUrl: fixture.rpcUrl,
     deployment,
     services: seededSellerServices(),
     port: 0,
     pollingIntervalMs: 100,
   })
   try {
-    expect(seedSummary.pendingForReferenceSeller.length).toBeGreaterThan(0)
-    for (const jobId of seedSummary.pendingForReferenceSeller) {
-      const job = await waitForSettled(jobId)
+    expect(seedSummary!.pendingForReferenceSeller.length).toBeGreaterThan(0)
+    for (const jobId of seedSummary!.pendingForReferenceSeller) {
+      const job = await fixture.waitForSettled(jobId)
       expect(job.state).toBe(3)
       const service = await publicClient.readContract({
         address: deployment.registry,
@@ -301,7 +218,7 @@ test('answers the seeded Pending jobs of seller #1 only', async () => {
         service.signingAddress,
       )
     }
-    for (const jobId of seedSummary.pendingElsewhere) expect((await readJob(jobId)).state).toBe(0)
+    for (const jobId of seedSummary!.pendingElsewhere) expect((await fixture.readJob(jobId)).state).toBe(0)
   } finally {
     await seededSeller.stop()
   }
