@@ -1,4 +1,5 @@
 import { type Address, type Hex, getAddress, isAddressEqual, size } from 'viem'
+import type { VerifyAttestationResult } from '../../contract/mcp.ts'
 import { parseAttestationText } from './parseAttestationText.ts'
 import {
   type AttestationSignatureError,
@@ -16,14 +17,8 @@ export type VerifyAttestationParameters = {
   attestedSigner?: Address | undefined
 }
 
-export type VerifyAttestationReturnType = {
-  ok: boolean
-  /** `null` when the signature is malformed and no signer can be recovered. */
-  recoveredSigner: Address | null
-  expectedSigner: Address
-  /** One or two sentences saying what matched or what failed. */
-  note: string
-}
+/** The `verify_attestation` result without `jobId`, which the caller knows and adds. */
+export type VerifyAttestationReturnType = Omit<VerifyAttestationResult, 'jobId'>
 
 /**
  * Checks an attestation against the registry's current `signingAddress` by pure local
