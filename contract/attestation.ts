@@ -23,7 +23,9 @@ export const AttestationFieldsSchema = extendApi(
     usageHash: describeField(TextHashSchema, { description: 'Hash of the usage record (64 hex digits).' }),
     providerType: extendApi(z.string().describe('Provider type, e.g. "centralized".'), { example: 'centralized' }),
     providerIdentity: extendApi(z.string().describe('Provider name.'), { example: 'openai' }),
-    tlsCertFingerprint: describeField(TextHashSchema, { description: "Fingerprint of the provider's TLS certificate (64 hex digits)." }),
+    tlsCertFingerprint: describeField(TextHashSchema, {
+      description: "Fingerprint of the provider's TLS certificate (64 hex digits).",
+    }),
   }),
   {
     description: 'The five fields of the attestation text, parsed; each value is exactly as written in the text.',

@@ -12,7 +12,8 @@ export const ErrorBodySchema = extendApi(
         { example: 'invalid_parameter' },
       ),
       message: extendApi(z.string().describe('What was wrong and what is allowed.'), {
-        example: 'Path parameter "id" must be a canonical decimal unsigned integer; got "01".',
+        example:
+          'The path parameter "id" is invalid: got "01". Expected a canonical decimal unsigned integer: digits only, no sign, no leading zeros.',
       }),
     }),
   }),

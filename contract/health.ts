@@ -23,11 +23,19 @@ export const HealthSchema = extendApi(
   z.object({
     ok: z
       .boolean()
-      .describe('True once the initial back-fill reached the chain head and the last poll succeeded within 3 poll intervals.'),
+      .describe(
+        'True once the initial back-fill reached the chain head and the last poll succeeded within 3 poll intervals.',
+      ),
     uptimeSec: z.number().int().min(0).describe('Seconds since the indexer started.'),
-    lastIndexedBlock: describeField(UintStringSchema, { description: 'Last block the indexer has scanned.', example: '1234567' }),
+    lastIndexedBlock: describeField(UintStringSchema, {
+      description: 'Last block the indexer has scanned.',
+      example: '1234567',
+    }),
     counters: HealthCountersSchema,
-    headBlock: describeField(UintStringSchema, { description: 'Chain head at the last successful poll.', example: '1234567' }),
+    headBlock: describeField(UintStringSchema, {
+      description: 'Chain head at the last successful poll.',
+      example: '1234567',
+    }),
     lagBlocks: z.number().int().min(0).describe('headBlock minus lastIndexedBlock.'),
     syncing: z.boolean().describe('True while the indexer is back-filling towards the head.'),
     chainId: z.number().int().min(1).describe('Chain the indexer reads.'),

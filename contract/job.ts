@@ -48,7 +48,10 @@ export const JobSchema = extendApi(
       description: 'Protocol fee in wei (5 % of the amount), kept from the seller payout.',
       example: '50000000000000',
     }),
-    createdAt: describeField(UintStringSchema, { description: 'Creation time, unix seconds (block timestamp).', example: '1778220000' }),
+    createdAt: describeField(UintStringSchema, {
+      description: 'Creation time, unix seconds (block timestamp).',
+      example: '1778220000',
+    }),
     timeout: describeField(UintStringSchema, {
       description: 'Expiry time, unix seconds: after it the buyer may reclaim the escrow.',
       example: '1778220300',

@@ -9,10 +9,10 @@ const maxUintDigits = 78
 export const UintStringSchema = extendApi(
   z
     .string()
-    .max(maxUintDigits, { message: `Expected at most ${maxUintDigits} digits.` })
     .regex(/^(0|[1-9][0-9]*)$/, {
       message: 'Expected a canonical decimal unsigned integer: digits only, no sign, no leading zeros.',
     })
+    .max(maxUintDigits, { message: `Expected at most ${maxUintDigits} digits.` })
     .describe('Unsigned integer as a canonical decimal string (no sign, no leading zeros, at most 78 digits).'),
   { example: '42' },
 )
@@ -24,10 +24,10 @@ export const UintStringSchema = extendApi(
 export const PositiveIdSchema = extendApi(
   z
     .string()
-    .max(maxUintDigits, { message: `Expected at most ${maxUintDigits} digits.` })
     .regex(/^[1-9][0-9]*$/, {
       message: 'Expected a stringified positive integer such as "1": digits only, no sign, no leading zeros.',
     })
+    .max(maxUintDigits, { message: `Expected at most ${maxUintDigits} digits.` })
     .describe('Positive integer as a canonical decimal string, e.g. "1".'),
   { example: '1' },
 )

@@ -7,7 +7,9 @@ import { ServiceSchema } from './service.ts'
 
 export const SellerSchema = extendApi(
   z.object({
-    seller: describeField(AddressInputSchema, { description: 'The seller address exactly as requested (case preserved).' }),
+    seller: describeField(AddressInputSchema, {
+      description: 'The seller address exactly as requested (case preserved).',
+    }),
     services: z.array(ServiceSchema).describe("The seller's services, newest first."),
     jobs: z.array(refineJobKeys(JobSchema)).describe("The seller's jobs, newest first."),
   }),

@@ -33,7 +33,11 @@ describe('id arguments', () => {
 
 describe('run arguments', () => {
   test('timeoutSec defaults to 300', () => {
-    expect(RunArgsSchema.parse({ serviceId: '1', prompt: 'hi' })).toEqual({ serviceId: '1', prompt: 'hi', timeoutSec: 300 })
+    expect(RunArgsSchema.parse({ serviceId: '1', prompt: 'hi' })).toEqual({
+      serviceId: '1',
+      prompt: 'hi',
+      timeoutSec: 300,
+    })
   })
 
   test.each([30, 86_400])('timeoutSec %i is accepted', (timeoutSec) => {
@@ -57,7 +61,13 @@ describe('results', () => {
   })
 
   test('verify_attestation: recoveredSigner may be null on a malformed signature', () => {
-    const result = { jobId: '1', ok: false, recoveredSigner: null, expectedSigner: signer, note: 'The signature is not 65 bytes.' }
+    const result = {
+      jobId: '1',
+      ok: false,
+      recoveredSigner: null,
+      expectedSigner: signer,
+      note: 'The signature is not 65 bytes.',
+    }
     expect(VerifyAttestationResultSchema.parse(result)).toEqual(result)
   })
 
@@ -71,7 +81,11 @@ describe('results', () => {
       buyer: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
     }
     expect(RunResultSchema.parse(result)).toEqual(result)
-    const withLink = { ...result, createJobChainscan: `https://chainscan.0g.ai/tx/0x${'ab'.repeat(32)}`, output: 'hello' }
+    const withLink = {
+      ...result,
+      createJobChainscan: `https://chainscan.0g.ai/tx/0x${'ab'.repeat(32)}`,
+      output: 'hello',
+    }
     expect(RunResultSchema.parse(withLink)).toEqual(withLink)
     expect(RunResultSchema.safeParse({ ...result, createJobChainscan: 'not a url' }).success).toBe(false)
   })

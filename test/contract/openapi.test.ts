@@ -15,7 +15,11 @@ test('the generator emits the zod schemas, not empty ones', () => {
   const service = document.components?.schemas?.Service as SchemaObject | undefined
   expect(Object.keys(service?.properties ?? {})).toEqual(Object.keys(ServiceSchema.shape))
   expect(service?.required).toEqual(Object.keys(ServiceSchema.shape))
-  expect(service?.properties?.pricePerCall).toMatchObject({ type: 'string', pattern: '^(0|[1-9][0-9]*)$', maxLength: 78 })
+  expect(service?.properties?.pricePerCall).toMatchObject({
+    type: 'string',
+    pattern: '^(0|[1-9][0-9]*)$',
+    maxLength: 78,
+  })
 })
 
 test('every operation has an id, a tag and JSON responses referring to named schemas', () => {

@@ -35,6 +35,12 @@ describe('UintStringSchema', () => {
       ]
     `)
   })
+
+  test('a too-long number says so', () => {
+    expect(UintStringSchema.safeParse(digits79).error?.issues.map((issue) => issue.message)).toEqual([
+      'Expected at most 78 digits.',
+    ])
+  })
 })
 
 describe('PositiveIdSchema', () => {
