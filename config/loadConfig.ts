@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import type { Deployment } from '../devnet/deployment.ts'
 import { ConfigError } from '../errors/config.ts'
 import { ConfigSchema, type Config, type ConfigKey } from './ConfigSchema.ts'
 import { networkNames, networks, type NetworkName } from './networks.ts'
@@ -44,6 +45,8 @@ export type LoadConfigParameters = {
   env: Readonly<Record<string, string | undefined>>
   /** The network when neither `--network` nor `MARKET_NETWORK` names one. */
   defaultNetwork?: NetworkName
+  /** The devnet's deployment when the caller just made it (`npm start`); else the record is read. */
+  deployment?: Deployment
 }
 
 type Setting = { value: string | null; from: string }
@@ -52,7 +55,7 @@ type Setting = { value: string | null; from: string }
  * Builds the configuration from flags (first), environment variables, the network preset and,
  * for the devnet, the deployment record. Throws a ConfigError naming the flag or variable at fault.
  */
-export function loadConfig({ argv, env, defaultNetwork = 'devnet' }: LoadConfigParameters): Config {
+export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }: LoadConfigParameters): Config {
   const flags = parseFlags(argv)
   const settings = new Map<ConfigKey, Setting>()
   for (const key of Object.keys(configSources) as ConfigKey[]) {
@@ -78,15 +81,12 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet' }: LoadConfigP
     if (!settings.has(key)) settings.set(key, { value, from })
   }
 
-  for (const [key, value] of Object.entries(defaults) as [ConfigKey, string | null][]) {
-    fallback(key, value, 'the default')
-  }
   if (preset.contracts === undefined) {
     const addressKeys = ['registry', 'escrow', 'arbiter', 'attestationVerifier'] as const
     if (addressKeys.some((key) => !settings.has(key))) {
       const path = settings.get('deploymentPath')?.value ?? defaults.deploymentPath
-      const record = readDeploymentRecord(resolve(path))
-      const from = `the deployment record "${path}"`
+      const record = deployment ?? readDeploymentRecord(resolve(path))
+      const from = deployment === undefined ? `the deployment record "${path}"` : 'the started devnet'
       for (const key of addressKeys) fallback(key, record[key], from)
       fallback('chainId', String(record.chainId), from)
       fallback('startBlock', String(record.deployBlock), from)
@@ -98,6 +98,9 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet' }: LoadConfigP
   fallback('rpcUrl', preset.rpcUrl, presetFrom)
   fallback('explorerUrl', preset.explorerUrl, presetFrom)
   fallback('deployTimestamp', preset.deployTimestamp === null ? null : String(preset.deployTimestamp), presetFrom)
+  for (const [key, value] of Object.entries(defaults) as [ConfigKey, string | null][]) {
+    fallback(key, value, 'the default')
+  }
   settings.set('network', network)
 
   const raw = Object.fromEntries([...settings].map(([key, setting]) => [key, setting.value]))
@@ -124,7 +127,7 @@ function parseFlags(argv: readonly string[]): Partial<Record<string, string>> {
     const known = Object.values(configSources)
       .map(({ flag }) => `--${flag}`)
       .join(', ')
-    const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\.?$/, '.')
+    const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/g, ' ').replace(/\.?$/, '.')
     throw new ConfigError(`${reason} Known options: ${known}.`, { cause })
   }
 }

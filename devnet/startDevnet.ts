@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { createPublicClient, createWalletClient, http } from 'viem'
 import { hardhat } from 'viem/chains'
 import { deployContracts } from './deployContracts.ts'
@@ -7,6 +5,7 @@ import type { Deployment } from './deployment.ts'
 import { seedAccounts } from './seed/seedAccounts.ts'
 import { seedMarket, type SeedMarketReturnType } from './seedMarket.ts'
 import { startNode } from './startNode.ts'
+import { writeDeploymentRecord } from './writeDeploymentRecord.ts'
 
 export type StartDevnetParameters = {
   port: number
@@ -41,10 +40,7 @@ export async function startDevnet({
     const walletClient = createWalletClient({ chain, transport, account: seedAccounts.deployer, pollingInterval: 50 })
     const deployment = await deployContracts(walletClient, publicClient)
     const seedSummary = seed ? await seedMarket(publicClient, { deployment }) : null
-    if (deploymentPath !== undefined) {
-      mkdirSync(dirname(deploymentPath), { recursive: true })
-      writeFileSync(deploymentPath, `${JSON.stringify(deployment, null, 2)}\n`)
-    }
+    if (deploymentPath !== undefined) writeDeploymentRecord(deploymentPath, deployment)
     return { rpcUrl: node.rpcUrl, deployment, seedSummary, stop: node.stop }
   } catch (error) {
     await node.stop()

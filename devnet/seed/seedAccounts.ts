@@ -21,12 +21,15 @@ export type SeedAccounts = {
   sellers: readonly [HDAccount, HDAccount, HDAccount]
   /** #4..#9. */
   buyers: readonly HDAccount[]
+  /** #10: funded and untouched by the seed; the buyer key `npm start` prints for trying `run`. */
+  demoBuyer: HDAccount
 }
 
 export const seedAccounts: SeedAccounts = {
   deployer: accountAt(0),
   sellers: [accountAt(1), accountAt(2), accountAt(3)],
   buyers: [4, 5, 6, 7, 8, 9].map(accountAt),
+  demoBuyer: accountAt(10),
 }
 
 /** The attestation signing key of a seeded service's signing-key generation (1 = at registration). */

@@ -1,0 +1,192 @@
+import { relative } from 'node:path'
+import { formatEther, toHex } from 'viem'
+import { loadConfig } from '../config/loadConfig.ts'
+import { BaseError } from '../errors/BaseError.ts'
+import { ConfigError } from '../errors/config.ts'
+import type { DevnetComponent, StartedDevnetComponent } from './DevnetComponent.ts'
+import { plannedServices } from './seed/marketPlan.ts'
+import { seedAccounts } from './seed/seedAccounts.ts'
+import { startDevnet, type StartDevnetReturnType } from './startDevnet.ts'
+import { writeDeploymentRecord } from './writeDeploymentRecord.ts'
+
+/** What runs on top of the devnet, started in this order and stopped in reverse. */
+const components: DevnetComponent[] = []
+
+const usage = `Usage: npm start -- [options]
+
+Starts a hardhat devnet with the marketplace contracts and a seeded market, plus ${
+  components.length === 0 ? 'nothing else yet' : components.map((component) => component.name).join(', ')
+}.
+
+  --rpc-port <port>   devnet JSON-RPC port (default 8545)
+  --port <port>       REST indexer port (default 8080, env PORT)
+  --mcp-port <port>   hosted MCP port (default 8081, env MCP_PORT)
+  --host <host>       REST and MCP listen address (default 127.0.0.1, env HOST)
+  --deployment <path> where to write the deployment record (default devnet/deployment.json)
+  Every other configuration flag of the README is accepted too.`
+
+type Stoppable = { name: string; stop: () => Promise<void> }
+
+const stack: Stoppable[] = []
+let stopping: Promise<void> | undefined
+
+function stopAll(): Promise<void> {
+  stopping ??= (async () => {
+    for (const { name, stop } of stack.reverse()) {
+      try {
+        await stop()
+      } catch (error) {
+        console.error(`Stopping ${name} failed: ${describeError(error)}`)
+      }
+    }
+  })()
+  return stopping
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (stopping !== undefined) {
+    // A second Ctrl+C: the user does not want to wait for a clean stop.
+    process.exit(130)
+  }
+  console.log(`\n${signal}: stopping…`)
+  void stopAll().then(() => process.exit(0))
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2)
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(usage)
+    return
+  }
+  const { rpcPort, rest } = takeRpcPort(argv)
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+
+  const devnet = await startDevnet({ port: rpcPort, seed: true })
+  stack.push({ name: 'devnet', stop: devnet.stop })
+  const config = loadConfig({
+    // npm start serves its own node: its URL wins over any --rpc-url or RPC_URL.
+    argv: [...rest, '--rpc-url', devnet.rpcUrl],
+    env: process.env,
+    deployment: devnet.deployment,
+  })
+  if (config.network !== 'devnet') {
+    throw new ConfigError(`npm start runs the devnet, so the network must be "devnet", got "${config.network}".`)
+  }
+  writeDeploymentRecord(config.deploymentPath, devnet.deployment)
+
+  const started: { name: string; urls: StartedDevnetComponent['urls'] }[] = []
+  for (const component of components) {
+    const log = (message: string): void => console.log(`[${component.name}] ${message}`)
+    const running = await component.start({ config, devnet, log })
+    stack.push({ name: component.name, stop: running.stop })
+    started.push({ name: component.name, urls: running.urls })
+  }
+
+  console.log(report({ devnet, deploymentPath: config.deploymentPath, started }))
+  console.log(`\nReady in ${(performance.now() / 1000).toFixed(1)} s. Press Ctrl+C to stop.`)
+}
+
+function takeRpcPort(argv: readonly string[]): { rpcPort: number; rest: string[] } {
+  let text = '8545'
+  const rest: string[] = []
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!
+    if (arg === '--rpc-port') text = argv[++index] ?? ''
+    else if (arg.startsWith('--rpc-port=')) text = arg.slice('--rpc-port='.length)
+    else rest.push(arg)
+  }
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN
+  if (!(port >= 1 && port <= 65_535)) {
+    throw new ConfigError(`--rpc-port must be a TCP port number from 1 to 65535, got ${JSON.stringify(text)}.`)
+  }
+  return { rpcPort: port, rest }
+}
+
+function report({
+  devnet,
+  deploymentPath,
+  started,
+}: {
+  devnet: StartDevnetReturnType
+  deploymentPath: string
+  started: { name: string; urls: StartedDevnetComponent['urls'] }[]
+}): string {
+  const { deployment, seedSummary } = devnet
+  const rows = (entries: [string, string][]): string[] => {
+    const width = Math.max(...entries.map(([label]) => label.length))
+    return entries.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
+  }
+  const lines = [
+    'tee-market devnet',
+    '',
+    ...rows([
+      ['RPC URL', devnet.rpcUrl],
+      ['chainId', String(deployment.chainId)],
+      ['registry', deployment.registry],
+      ['escrow', deployment.escrow],
+      ['arbiter', deployment.arbiter],
+      ['attestationVerifier', deployment.attestationVerifier],
+      ['agentToken', deployment.agentToken],
+      ['deploy block', deployment.deployBlock],
+      ['deployment record', relative(process.cwd(), deploymentPath) || deploymentPath],
+      ...started.flatMap(({ urls }) => Object.entries(urls)),
+    ]),
+  ]
+  if (seedSummary !== null) {
+    const states = Object.entries(seedSummary.jobsByState)
+      .filter(([, count]) => count > 0)
+      .map(([state, count]) => `${count} ${state}`)
+      .join(', ')
+    const serviceRows = seedSummary.serviceIds.map((serviceId, index): [string, string] => {
+      const service = plannedServices[index]!
+      const notes = [
+        serviceId === seedSummary.delistedServiceId ? 'delisted' : '',
+        serviceId === seedSummary.rotatedServiceId ? 'signing key rotated' : '',
+      ].filter(Boolean)
+      return [
+        `service ${serviceId}`,
+        `${service.modelId} by seller #${service.seller + 1}, ${formatEther(service.pricePerCall)} ETH/call${
+          notes.length > 0 ? ` (${notes.join(', ')})` : ''
+        }`,
+      ]
+    })
+    lines.push(
+      '',
+      `Seeded market: ${seedSummary.sellers.length} sellers, ${seedSummary.serviceIds.length} services, ${seedSummary.jobs} jobs (${states})`,
+      ...rows([
+        ...seedSummary.sellers.map((address, index): [string, string] => [`seller #${index + 1}`, address]),
+        ...serviceRows,
+        ['buyers', `accounts #4..#${3 + seedSummary.buyers.length} of the test mnemonic`],
+        ['pending, for seller #1', jobList(seedSummary.pendingForReferenceSeller)],
+        ['pending, nobody answers', jobList(seedSummary.pendingElsewhere)],
+      ]),
+    )
+  }
+  const buyerKey = seedAccounts.demoBuyer.getHdKey().privateKey
+  lines.push(
+    '',
+    `Funded buyer (account #10 of hardhat's public test mnemonic: a well-known dev key, never use it on a real network):`,
+    `  address             ${seedAccounts.demoBuyer.address}`,
+    `  MARKET_PRIVATE_KEY=${buyerKey === null ? '(unavailable)' : toHex(buyerKey)}`,
+  )
+  return lines.join('\n')
+}
+
+function jobList(ids: readonly bigint[]): string {
+  return ids.length === 0 ? 'none' : `jobs ${ids.join(', ')}`
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof BaseError) {
+    const cause = error.cause instanceof Error ? `\n  cause: ${(error.cause as { shortMessage?: string }).shortMessage ?? error.cause.message}` : ''
+    return `${error.message}${error.details === undefined ? '' : `\n${error.details}`}${cause}`
+  }
+  return error instanceof Error ? error.message : String(error)
+}
+
+main().catch(async (error: unknown) => {
+  console.error(`npm start failed: ${describeError(error)}`)
+  await stopAll()
+  process.exit(1)
+})

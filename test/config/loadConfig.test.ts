@@ -1,0 +1,226 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { loadConfig } from '../../config/loadConfig.ts'
+import type { Deployment } from '../../devnet/deployment.ts'
+import { writeDeploymentRecord } from '../../devnet/writeDeploymentRecord.ts'
+import { ConfigError } from '../../errors/config.ts'
+
+const directory = mkdtempSync(join(tmpdir(), 'tee-market-config-'))
+afterAll(() => rmSync(directory, { recursive: true, force: true }))
+
+const deployment: Deployment = {
+  chainId: 31337,
+  registry: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  escrow: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
+  arbiter: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+  attestationVerifier: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+  agentToken: '0xa16E02E87b7454126E5E10d957A927A7F5B5d2be',
+  deployBlock: '1',
+}
+const recordPath = join(directory, 'deployment.json')
+writeDeploymentRecord(recordPath, deployment)
+
+const errorOf = (run: () => unknown): ConfigError => {
+  try {
+    run()
+  } catch (error) {
+    if (error instanceof ConfigError) return error
+    throw error
+  }
+  throw new Error('expected a ConfigError')
+}
+
+test('default', () => {
+  expect(loadConfig({ argv: ['--deployment', recordPath], env: {} })).toEqual({
+    network: 'devnet',
+    chainId: 31337,
+    rpcUrl: 'http://127.0.0.1:8545',
+    explorerUrl: null,
+    registry: deployment.registry,
+    escrow: deployment.escrow,
+    arbiter: deployment.arbiter,
+    attestationVerifier: deployment.attestationVerifier,
+    startBlock: 1n,
+    deployTimestamp: null,
+    pollIntervalMs: 3000,
+    deploymentPath: recordPath,
+    port: 8080,
+    host: '127.0.0.1',
+    mcpPort: 8081,
+    indexerUrl: null,
+  })
+})
+
+describe('network', () => {
+  test('0g-mainnet preset', () => {
+    expect(loadConfig({ argv: ['--network', '0g-mainnet'], env: {} })).toMatchObject({
+      network: '0g-mainnet',
+      chainId: 16661,
+      rpcUrl: 'https://evmrpc.0g.ai',
+      explorerUrl: 'https://chainscan.0g.ai',
+      registry: '0x152A5a433A6592df57d7F77B7B01eEE00C481C2d',
+      escrow: '0xB2b762Df53294923d3eaD00d8118AD37388dD4aA',
+      arbiter: '0x324E5b2183134EB239C7E934438831a15abe7C00',
+      attestationVerifier: '0x765C857B6764c90B0093Ea16f6103902665D0aa2',
+      startBlock: null,
+      deployTimestamp: 1778219793,
+    })
+  })
+
+  test('MARKET_NETWORK and defaultNetwork; the flag wins', () => {
+    expect(loadConfig({ argv: [], env: { MARKET_NETWORK: '0g-mainnet' } }).chainId).toBe(16661)
+    expect(loadConfig({ argv: [], env: {}, defaultNetwork: '0g-mainnet' }).chainId).toBe(16661)
+    expect(
+      loadConfig({ argv: ['--network', 'devnet', '--deployment', recordPath], env: { MARKET_NETWORK: '0g-mainnet' } }).chainId,
+    ).toBe(31337)
+  })
+
+  test('unknown network', () => {
+    expect(errorOf(() => loadConfig({ argv: ['--network', 'sepolia'], env: {} })).message).toMatchInlineSnapshot(
+      `"--network must be one of devnet, 0g-mainnet, got "sepolia"."`,
+    )
+    expect(errorOf(() => loadConfig({ argv: [], env: { MARKET_NETWORK: 'mainnet' } })).message).toMatchInlineSnapshot(
+      `"MARKET_NETWORK must be one of devnet, 0g-mainnet, got "mainnet"."`,
+    )
+  })
+})
+
+describe('overrides', () => {
+  test('every preset value can be overridden by a flag', () => {
+    const config = loadConfig({
+      argv: [
+        '--network=0g-mainnet',
+        '--rpc-url', 'https://rpc.example.org/v1/',
+        '--chain-id', '16600',
+        '--registry', '0x0000000000000000000000000000000000000001',
+        '--escrow', '0x00000000000000000000000000000000000000aa',
+        '--arbiter', '0x0000000000000000000000000000000000000003',
+        '--attestation-verifier', '0x0000000000000000000000000000000000000004',
+        '--start-block', '123456',
+        '--deploy-timestamp', '1700000000',
+        '--poll-interval', '500',
+        '--explorer-url', 'none',
+        '--port', '0',
+        '--host', '0.0.0.0',
+        '--mcp-port', '9001',
+        '--indexer-url', 'http://127.0.0.1:8080',
+      ],
+      env: {},
+    })
+    expect(config).toMatchObject({
+      rpcUrl: 'https://rpc.example.org/v1',
+      chainId: 16600,
+      registry: '0x0000000000000000000000000000000000000001',
+      escrow: '0x00000000000000000000000000000000000000AA',
+      startBlock: 123456n,
+      deployTimestamp: 1700000000,
+      pollIntervalMs: 500,
+      explorerUrl: null,
+      port: 0,
+      host: '0.0.0.0',
+      mcpPort: 9001,
+      indexerUrl: 'http://127.0.0.1:8080',
+    })
+  })
+
+  test('environment variables, below flags; empty variables are unset', () => {
+    const env = { RPC_URL: 'http://127.0.0.1:9545', PORT: '3000', HOST: '', MCP_PORT: '3001', POLL_INTERVAL_MS: '250' }
+    expect(loadConfig({ argv: ['--deployment', recordPath, '--port', '4000'], env })).toMatchObject({
+      rpcUrl: 'http://127.0.0.1:9545',
+      port: 4000,
+      host: '127.0.0.1',
+      mcpPort: 3001,
+      pollIntervalMs: 250,
+    })
+  })
+
+  test('devnet addresses given by flags need no deployment record', () => {
+    const config = loadConfig({
+      argv: [
+        '--deployment', join(directory, 'absent.json'),
+        '--registry', deployment.registry.toLowerCase(),
+        '--escrow', deployment.escrow,
+        '--arbiter', deployment.arbiter,
+        '--attestation-verifier', deployment.attestationVerifier,
+      ],
+      env: {},
+    })
+    expect(config.registry).toBe(deployment.registry)
+    expect(config.startBlock).toBeNull()
+  })
+
+  test('a deployment passed in replaces the record', () => {
+    const config = loadConfig({
+      argv: ['--deployment', join(directory, 'absent.json')],
+      env: {},
+      deployment: { ...deployment, deployBlock: '7' },
+    })
+    expect(config.startBlock).toBe(7n)
+  })
+})
+
+describe('errors', () => {
+  test('a bad value names the flag and quotes the value', () => {
+    const load = (...argv: string[]) => errorOf(() => loadConfig({ argv: ['--deployment', recordPath, ...argv], env: {} }))
+    expect(load('--poll-interval', 'abc').message).toMatchInlineSnapshot(
+      `"--poll-interval must be a positive number of milliseconds, got "abc"."`,
+    )
+    expect(load('--poll-interval', '0').message).toMatchInlineSnapshot(
+      `"--poll-interval must be a positive number of milliseconds, got "0"."`,
+    )
+    expect(load('--port', '65536').message).toMatchInlineSnapshot(
+      `"--port must be a TCP port number from 0 to 65535, got "65536"."`,
+    )
+    expect(load('--rpc-url', 'ftp://example.org').message).toMatchInlineSnapshot(
+      `"--rpc-url must be an http:// or https:// URL, got "ftp://example.org"."`,
+    )
+    expect(load('--registry', '0x1234').message).toMatchInlineSnapshot(
+      `"--registry must be a 0x-prefixed 20-byte hex address, got "0x1234"."`,
+    )
+    expect(load('--start-block=-1').message).toMatchInlineSnapshot(
+      `"--start-block must be a block number (a non-negative integer), got "-1"."`,
+    )
+    expect(load('--chain-id', '1.5').message).toMatchInlineSnapshot(
+      `"--chain-id must be a positive integer, got "1.5"."`,
+    )
+  })
+
+  test('a bad environment variable is named, and every problem is reported', () => {
+    const error = errorOf(() =>
+      loadConfig({ argv: ['--deployment', recordPath], env: { POLL_INTERVAL_MS: '3s', MCP_PORT: 'x' } }),
+    )
+    expect(error.code).toBe('invalid_config')
+    expect(error.message).toMatchInlineSnapshot(
+      `"POLL_INTERVAL_MS must be a positive number of milliseconds, got "3s". MCP_PORT must be a TCP port number from 0 to 65535, got "x"."`,
+    )
+  })
+
+  test('unknown flags, missing values and positionals', () => {
+    expect(errorOf(() => loadConfig({ argv: ['--pol-interval', '5'], env: {} })).message).toMatch(
+      /^Unknown option '--pol-interval'\. Known options: --network, --rpc-url, /,
+    )
+    expect(errorOf(() => loadConfig({ argv: ['--port'], env: {} })).message).toMatch(
+      /^Option '--port <value>' argument missing\. Known options: /,
+    )
+    expect(errorOf(() => loadConfig({ argv: ['devnet'], env: {} })).message).toMatch(/^Unexpected argument 'devnet'/)
+  })
+
+  test('missing or malformed devnet deployment record', () => {
+    const absent = join(directory, 'absent.json')
+    expect(errorOf(() => loadConfig({ argv: ['--deployment', absent], env: {} })).message).toBe(
+      `The devnet deployment record "${absent}" could not be read. Start the devnet with \`npm start\`, pass --deployment, or pass --registry, --escrow, --arbiter and --attestation-verifier.`,
+    )
+    const malformed = join(directory, 'malformed.json')
+    writeFileSync(malformed, JSON.stringify({ ...deployment, escrow: 'nope' }))
+    expect(errorOf(() => loadConfig({ argv: ['--deployment', malformed], env: {} })).message).toBe(
+      `The devnet deployment record "${malformed}" is malformed (fields: escrow).`,
+    )
+    const notJson = join(directory, 'not.json')
+    writeFileSync(notJson, '{')
+    expect(errorOf(() => loadConfig({ argv: ['--deployment', notJson], env: {} })).message).toBe(
+      `The devnet deployment record "${notJson}" is not valid JSON.`,
+    )
+  })
+})
