@@ -1,0 +1,77 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createPublicClient, http } from 'viem'
+import { afterAll, describe, expect, test } from 'vitest'
+import { DeploymentSchema } from '../../devnet/deployment.ts'
+import { getFreePort } from '../support/getFreePort.ts'
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
+const directory = mkdtempSync(join(tmpdir(), 'tee-market-start-'))
+afterAll(() => rmSync(directory, { recursive: true, force: true }))
+
+/** `npm start` without npm: one process, so a signal reaches the script itself. */
+function runStart(args: string[]): { child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> } {
+  const env = { ...process.env }
+  for (const name of ['PORT', 'HOST', 'MCP_PORT', 'RPC_URL', 'MARKET_NETWORK', 'DEPLOYMENT_PATH']) delete env[name]
+  const child = spawn(process.execPath, ['--import', 'tsx', 'devnet/start.ts', ...args], { cwd: projectRoot, env })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return { child, output: () => output, exited }
+}
+
+async function waitForOutput(run: ReturnType<typeof runStart>, pattern: RegExp): Promise<void> {
+  while (!pattern.test(run.output())) {
+    if (run.child.exitCode !== null) throw new Error(`npm start exited early:\n${run.output()}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+test('default', { timeout: 120_000 }, async () => {
+  const [rpcPort, port, mcpPort] = [await getFreePort(), await getFreePort(), await getFreePort()]
+  const deploymentPath = join(directory, 'deployment.json')
+  const run = runStart([
+    '--rpc-port', String(rpcPort),
+    '--port', String(port),
+    '--mcp-port', String(mcpPort),
+    '--deployment', deploymentPath,
+  ])
+  try {
+    await waitForOutput(run, /Press Ctrl\+C to stop\./)
+    const output = run.output()
+    const rpcUrl = `http://127.0.0.1:${rpcPort}`
+    expect(output).toContain(`RPC URL`)
+    expect(output).toContain(rpcUrl)
+    expect(output).toMatch(/Seeded market: 3 sellers, 6 services, 36 jobs \(6 Pending, 21 Settled, 4 Expired, 3 Disputed, 2 Slashed\)/)
+    expect(output).toMatch(/MARKET_PRIVATE_KEY=0x[0-9a-f]{64}/)
+    expect(output).toMatch(/Ready in \d+\.\d s\./)
+
+    const deployment = DeploymentSchema.parse(JSON.parse(readFileSync(deploymentPath, 'utf8')))
+    expect(output).toContain(deployment.registry)
+    expect(await createPublicClient({ transport: http(rpcUrl) }).getChainId()).toBe(31337)
+  } finally {
+    run.child.kill('SIGINT')
+  }
+  expect(await run.exited).toBe(0)
+  expect(run.output()).toContain('SIGINT: stopping')
+  await expect(fetch(`http://127.0.0.1:${rpcPort}`, { method: 'POST' })).rejects.toThrow()
+})
+
+describe('flags', () => {
+  test('--rpc-port must be a port', async () => {
+    const run = runStart(['--rpc-port', 'abc', '--deployment', join(directory, 'unused.json')])
+    expect(await run.exited).toBe(1)
+    expect(run.output()).toContain('--rpc-port must be a TCP port number from 1 to 65535, got "abc".')
+    expect(existsSync(join(directory, 'unused.json'))).toBe(false)
+  })
+
+  test('--help', async () => {
+    const run = runStart(['--help'])
+    expect(await run.exited).toBe(0)
+    expect(run.output()).toContain('--rpc-port <port>')
+  })
+})
