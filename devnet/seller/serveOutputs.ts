@@ -11,27 +11,35 @@
  *   `signOutputRequest(account, { jobId })` in `./signOutputRequest.ts` produces it.
  *   The signature is the same on every request for a job: it proves the key, not freshness.
  *
- * Answers (JSON, errors as `{ "error": { "code": "<snake_case>", "message": "<sentence>" } }`):
+ * Answers, checked in this order (JSON, errors as `{ "error": { "code": "<snake_case>", "message": "<sentence>" } }`):
  * - 200 `{ "jobId": "<decimal>", "output": "<text>", "outputRootHash": "0x<64 hex>" }` where
  *   `outputRootHash` = keccak256(UTF-8 bytes of `output`) = the job's on-chain `outputRootHash`;
  *   the caller should check both.
  * - 400 `invalid_job_id`: jobId is not a canonical decimal.
  * - 401 `buyer_signature_required`: the header is absent or is not a recoverable signature.
  * - 404 `output_not_found`: this seller holds no settled output for the job (unknown job, another
- *   seller's, still pending, or settled a moment ago and not yet recorded: retry for a few seconds).
+ *   seller's, not settled on chain yet). A job answered by this seller is served as soon as the
+ *   chain holds its outputRootHash; a client polling after settlement may retry a 404 briefly
+ *   (the chain node can lag), it is not final.
  * - 403 `not_buyer`: the signature recovers to an address other than the job's buyer.
+ * Any other path: 404 `not_found`.
  *
  * Bound to 127.0.0.1 by default (port 8082 in `main.ts`).
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { type Address, type Hex, isAddressEqual, isHex, recoverMessageAddress } from 'viem'
-import type { SellerStore } from './createSellerStore.ts'
+import type { SellerOutput, SellerStore } from './createSellerStore.ts'
 import { outputRequestMessage } from './outputRequestMessage.ts'
 
 export type ServeOutputsParameters = {
   host?: string
   /** 0 picks a free port. */
   port: number
+  /**
+   * Asked for a recorded output not yet known to be settled: resolves to it once the chain
+   * holds it (see `settleRecordedOutput`). Without it, only outputs marked settled are served.
+   */
+  settle?: (jobId: bigint) => Promise<SellerOutput | undefined>
 }
 
 export type ServeOutputsReturnType = {
@@ -54,7 +62,22 @@ async function recoverBuyer(jobId: bigint, signature: Hex): Promise<Address | nu
   }
 }
 
-function buildOutputApp(store: SellerStore): FastifyInstance {
+/** A node error while checking settlement answers as "not settled yet": the buyer retries. */
+async function settleOrUndefined(
+  settle: (jobId: bigint) => Promise<SellerOutput | undefined>,
+  jobId: bigint,
+): Promise<SellerOutput | undefined> {
+  try {
+    return await settle(jobId)
+  } catch {
+    return undefined
+  }
+}
+
+function buildOutputApp(
+  store: SellerStore,
+  settle: (jobId: bigint) => Promise<SellerOutput | undefined>,
+): FastifyInstance {
   const app = Fastify({ logger: false })
 
   app.get<{ Params: { jobId: string } }>('/outputs/:jobId', async (request, reply) => {
@@ -81,7 +104,8 @@ function buildOutputApp(store: SellerStore): FastifyInstance {
       )
     }
 
-    const record = store.getOutput(jobId)
+    const recorded = store.getOutput(jobId)
+    const record = recorded === undefined || recorded.settled ? recorded : await settleOrUndefined(settle, jobId)
     if (record === undefined || !record.settled) {
       return sendError(
         reply,
@@ -114,9 +138,9 @@ function buildOutputApp(store: SellerStore): FastifyInstance {
 /** Serves the store's settled outputs to their buyers over HTTP (protocol above). */
 export async function serveOutputs(
   store: SellerStore,
-  { host = '127.0.0.1', port }: ServeOutputsParameters,
+  { host = '127.0.0.1', port, settle = async () => undefined }: ServeOutputsParameters,
 ): Promise<ServeOutputsReturnType> {
-  const app = buildOutputApp(store)
+  const app = buildOutputApp(store, settle)
   await app.listen({ host, port })
   const address = app.server.address()
   const boundPort = typeof address === 'object' && address !== null ? address.port : port

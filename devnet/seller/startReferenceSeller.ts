@@ -20,6 +20,7 @@ import { createBuiltinBackend } from './backends/createBuiltinBackend.ts'
 import { createSellerStore } from './createSellerStore.ts'
 import { type JobCreatedRecord, scanJobCreated } from './scanJobCreated.ts'
 import { serveOutputs } from './serveOutputs.ts'
+import { settleRecordedOutput } from './settleRecordedOutput.ts'
 
 type KeyLike = Hex | LocalAccount
 
@@ -120,7 +121,11 @@ export async function startReferenceSeller({
       ? ''
       : `${chainId}:${deployment.escrow}:${(await publicClient.getBlock({ blockNumber: BigInt(deployment.deployBlock) })).hash}`
   const store = createSellerStore({ file: stateFile, chainKey })
-  const server = await serveOutputs(store, { host, port })
+  const server = await serveOutputs(store, {
+    host,
+    port,
+    settle: (jobId) => settleRecordedOutput(publicClient, { escrow: deployment.escrow, store, jobId }),
+  })
 
   const pending = new Map<bigint, JobCreatedRecord>()
   const lastErrors = new Map<bigint, string>()
