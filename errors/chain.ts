@@ -25,3 +25,12 @@ export class BlockByTimestampNotFoundError extends BaseError {
     super(`No block has a timestamp at or after "${timestamp}" yet.`, { code: 'block_not_found' })
   }
 }
+
+export class ChainIdMismatchError extends BaseError {
+  override name = 'ChainIdMismatchError'
+  constructor({ expected, actual }: { expected: number; actual: number }) {
+    super(`The node serves chain "${actual}", but the configuration expects chain "${expected}".`, {
+      code: 'chain_id_mismatch',
+    })
+  }
+}

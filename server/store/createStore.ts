@@ -53,7 +53,7 @@ export type Store = {
   /** Every job id, ascending; readers walk it from the end for newest first. */
   readonly jobIds: readonly bigint[]
   readonly counters: Readonly<StoreCounters>
-  readonly sync: StoreSync
+  readonly sync: Readonly<StoreSync>
   /** Every service, ascending by id; the same array until a service changes. */
   serviceList(): readonly Service[]
   sellerServiceIds(seller: string): readonly bigint[]
@@ -71,6 +71,8 @@ export type Store = {
   addJobEvent(jobId: bigint, event: StoredJobEvent): void
   /** Marks `block` fully applied: it becomes the cursor and is remembered for reorg checks. */
   advance(block: BlockRef): void
+  /** Records a completed poll; the first one also marks the initial back-fill done. */
+  polled(parameters: { headBlock: bigint; at: number }): void
   /** Undoes every block above `ancestor`, which becomes the cursor. */
   rollback(ancestor: BlockRef): void
   /** Forgets everything, for a reorg deeper than the remembered blocks. */
@@ -80,8 +82,8 @@ export type Store = {
 export type PutServiceParameters = {
   serviceId: bigint
   service: Service
-  /** Block of the latest event that touched the service. */
-  block: bigint
+  /** Block of the latest event that touched the service; absent for a refresh without one. */
+  block?: bigint | undefined
   /** Block of ServiceRegistered, when this window holds it. */
   registeredBlock?: bigint | undefined
 }
@@ -89,8 +91,8 @@ export type PutServiceParameters = {
 export type PutJobParameters = {
   jobId: bigint
   job: Job
-  /** Block of the latest event that touched the job. */
-  block: bigint
+  /** Block of the latest event that touched the job; absent for a refresh without one. */
+  block?: bigint | undefined
   /** Block of JobCreated, when this window holds it. */
   createdBlock?: bigint | undefined
 }
@@ -219,13 +221,17 @@ export function createStore({
     putService({ serviceId, service, block, registeredBlock }) {
       const entry = serviceEntries.get(serviceId)
       if (entry === undefined) {
-        serviceEntries.set(serviceId, { service, registeredBlock: registeredBlock ?? beforeRange, lastBlock: block })
+        serviceEntries.set(serviceId, {
+          service,
+          registeredBlock: registeredBlock ?? beforeRange,
+          lastBlock: block ?? beforeRange,
+        })
         insertSorted(sellerIndex(service.seller).serviceIds, serviceId)
         counters.services += 1
       } else {
         entry.service = service
         if (registeredBlock !== undefined) entry.registeredBlock = registeredBlock
-        if (block > entry.lastBlock) entry.lastBlock = block
+        if (block !== undefined && block > entry.lastBlock) entry.lastBlock = block
       }
       services.set(serviceId, service)
       staleServiceIds.delete(serviceId)
@@ -239,7 +245,7 @@ export function createStore({
           job,
           detail: { ...job, events: [] },
           createdBlock: createdBlock ?? beforeRange,
-          lastBlock: block,
+          lastBlock: block ?? beforeRange,
           events: [],
         }
         jobEntries.set(jobId, created)
@@ -250,7 +256,7 @@ export function createStore({
       } else {
         entry.job = job
         if (createdBlock !== undefined) entry.createdBlock = createdBlock
-        if (block > entry.lastBlock) entry.lastBlock = block
+        if (block !== undefined && block > entry.lastBlock) entry.lastBlock = block
         rebuildDetail(entry)
       }
       staleJobIds.delete(jobId)
@@ -275,6 +281,12 @@ export function createStore({
         if (recentBlocks.size <= recentBlockLimit) break
         recentBlocks.delete(number)
       }
+    },
+
+    polled({ headBlock, at }) {
+      sync.headBlock = headBlock
+      sync.lastPollAt = at
+      sync.backfilledAt ??= at
     },
 
     rollback(ancestor) {

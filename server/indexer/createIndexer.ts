@@ -1,0 +1,145 @@
+import type { Address, Client } from 'viem'
+import { getBlock, getChainId } from 'viem/actions'
+import { findBlockByTimestamp } from '../../chain/read/findBlockByTimestamp.ts'
+import { ChainIdMismatchError } from '../../errors/chain.ts'
+import { createStore, type Store } from '../store/createStore.ts'
+import { createScanWindow } from './createScanWindow.ts'
+import { findCommonAncestor } from './findCommonAncestor.ts'
+import { scanRange } from './scanRange.ts'
+
+export type CreateIndexerParameters = {
+  registry: Address
+  escrow: Address
+  /**
+   * First block to index (the deployment block), or the deployment's unix time: then the first
+   * block at or after it is looked up by binary search during the first poll.
+   */
+  startBlock: bigint | { timestamp: bigint }
+  /** The chain the node must serve; checked before the first scan. */
+  chainId: number
+  /** Configured network name, echoed by the health record. */
+  network: string
+  /** Pause between polls once caught up (default 3,000 ms). */
+  pollIntervalMs?: number
+  /** Largest `eth_getLogs` window in blocks (default 9,000); shrinks when the node refuses it. */
+  maxWindow?: bigint
+  /** First retry delay after a failed poll, doubled per failure up to `maxRetryDelayMs`. */
+  retryDelayMs?: number
+  maxRetryDelayMs?: number
+  /** Every failed poll (it is retried); defaults to one line on stderr. */
+  onError?: (error: unknown) => void
+  now?: () => number
+}
+
+export type Indexer = {
+  store: Store
+  /**
+   * Starts polling (once; later calls return the same promise). Resolves when the initial
+   * back-fill has reached the chain head; polling goes on until `stop`.
+   */
+  start(): Promise<void>
+  /** Stops polling and waits for a poll in flight to finish. */
+  stop(): Promise<void>
+}
+
+/**
+ * Follows the registry and the escrow into an in-memory store: back-fills from `startBlock` to
+ * the head in adaptive windows, then polls. Failures are retried with capped exponential backoff
+ * and never skip a block: the cursor moves only past fully applied windows. Each poll first
+ * checks that the cursor block still has the hash it was indexed with; if not, it rolls the
+ * store back to the common ancestor and indexes the new branch.
+ */
+export function createIndexer(
+  client: Client,
+  {
+    registry,
+    escrow,
+    startBlock,
+    chainId,
+    network,
+    pollIntervalMs = 3_000,
+    maxWindow = 9_000n,
+    retryDelayMs = 250,
+    maxRetryDelayMs = 10_000,
+    onError = logError,
+    now = Date.now,
+  }: CreateIndexerParameters,
+): Indexer {
+  const store = createStore({ pollIntervalMs, chainId, network, now })
+  const window = createScanWindow({ max: maxWindow })
+  let firstBlock = typeof startBlock === 'bigint' ? startBlock : undefined
+  let stopped = false
+  let failures = 0
+  let timer: NodeJS.Timeout | undefined
+  let inFlight: Promise<void> | undefined
+  let started: Promise<void> | undefined
+
+  const poll = async (): Promise<void> => {
+    if (firstBlock === undefined || store.sync.lastPollAt === undefined) {
+      const actual = await getChainId(client)
+      if (actual !== chainId) throw new ChainIdMismatchError({ expected: chainId, actual })
+      firstBlock ??= await findBlockByTimestamp(client, { timestamp: (startBlock as { timestamp: bigint }).timestamp })
+    }
+    const head = await getBlock(client, { blockTag: 'latest' })
+    const cursor = store.sync.cursor
+    if (cursor !== undefined) {
+      const current =
+        cursor.number > head.number
+          ? undefined
+          : cursor.number === head.number
+            ? head
+            : await getBlock(client, { blockNumber: cursor.number })
+      if (current?.hash !== cursor.hash) {
+        const ancestor = await findCommonAncestor(client, { blocks: store.recentBlocks, headBlock: head.number })
+        if (ancestor === undefined) store.clear()
+        else store.rollback(ancestor)
+      }
+    }
+    const fromBlock = store.sync.cursor === undefined ? firstBlock : store.sync.cursor.number + 1n
+    if (fromBlock <= head.number) {
+      await scanRange(client, { store, registry, escrow, fromBlock, toBlock: head.number, toBlockHash: head.hash, window })
+    }
+    store.polled({ headBlock: head.number, at: now() })
+  }
+
+  const loop = (onBackfilled: () => void, onFatal: (error: unknown) => void): void => {
+    const schedule = (delayMs: number): void => {
+      if (!stopped) timer = setTimeout(() => loop(onBackfilled, onFatal), delayMs)
+    }
+    const startedAt = now()
+    inFlight = poll().then(
+      () => {
+        failures = 0
+        onBackfilled()
+        schedule(Math.max(0, pollIntervalMs - (now() - startedAt)))
+      },
+      (error: unknown) => {
+        if (error instanceof ChainIdMismatchError) {
+          onFatal(error)
+          return
+        }
+        failures += 1
+        onError(error)
+        schedule(Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (failures - 1)))
+      },
+    )
+  }
+
+  return {
+    store,
+    start() {
+      started ??= new Promise<void>((resolve, reject) => loop(resolve, reject))
+      return started
+    },
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await inFlight
+    },
+  }
+}
+
+function logError(error: unknown): void {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
+  console.error(`indexer: poll failed, retrying: ${message}`)
+}

@@ -1,0 +1,92 @@
+import type { Address, Client, GetLogsReturnType, Hash } from 'viem'
+import { getBlock, getLogs } from 'viem/actions'
+import { readJobs } from '../../chain/read/readJobs.ts'
+import { readServices } from '../../chain/read/readServices.ts'
+import type { Job } from '../../contract/job.ts'
+import type { Service } from '../../contract/service.ts'
+import { ChainChangedError, LogRangeTooLargeError } from '../../errors/chain.ts'
+import type { BlockRef } from '../store/createStore.ts'
+import { isRangeTooLargeError } from './isRangeTooLargeError.ts'
+import { marketEvents } from './marketEvents.ts'
+
+export type MarketLog = GetLogsReturnType<undefined, typeof marketEvents, true, bigint, bigint>[number]
+
+export type ReadWindowParameters = {
+  registry: Address
+  escrow: Address
+  fromBlock: bigint
+  toBlock: bigint
+  /** Hash of `toBlock` when the caller already has it (the head fetched at poll start). */
+  toBlockHash?: Hash | undefined
+  /** Records to read even without an event in this window (left stale by a rollback). */
+  staleServiceIds?: Iterable<bigint>
+  staleJobIds?: Iterable<bigint>
+}
+
+/** Everything needed to apply one window, fetched before anything is applied. */
+export type ReadWindowReturnType = {
+  toBlock: BlockRef
+  /** Decoded logs of both contracts, in chain order. */
+  logs: MarketLog[]
+  /** Block time (unix seconds) of every block holding a log. */
+  timestamps: ReadonlyMap<bigint, bigint>
+  /** The current record of every service and job the window touches. */
+  services: ReadonlyMap<bigint, Service>
+  jobs: ReadonlyMap<bigint, Job>
+}
+
+/**
+ * Reads one block window: the hash of its last block, then one `eth_getLogs` for both contracts
+ * and every market event, then (issued together, so a batching transport sends one batch) the
+ * headers of the blocks holding logs and one `getService`/`getJob` per touched record. Reads
+ * happen at the latest block, so a record may be ahead of the window; its events catch up.
+ *
+ * The last block's hash is fetched before the logs: if the chain reorganizes in between, the
+ * stored hash is the old one and the next poll's reorg check catches it. A log whose block hash
+ * differs from its header (a reorg during this window) fails the window with ChainChangedError.
+ */
+export async function readWindow(
+  client: Client,
+  { registry, escrow, fromBlock, toBlock, toBlockHash, staleServiceIds = [], staleJobIds = [] }: ReadWindowParameters,
+): Promise<ReadWindowReturnType> {
+  const toHash = toBlockHash ?? (await getBlock(client, { blockNumber: toBlock })).hash
+
+  let logs: MarketLog[]
+  try {
+    logs = await getLogs(client, { address: [registry, escrow], events: marketEvents, fromBlock, toBlock, strict: true })
+  } catch (cause) {
+    if (isRangeTooLargeError(cause)) throw new LogRangeTooLargeError({ fromBlock, toBlock, cause })
+    throw cause
+  }
+
+  const serviceIds = new Set(staleServiceIds)
+  const jobIds = new Set(staleJobIds)
+  const blockNumbers = new Set<bigint>()
+  for (const log of logs) {
+    blockNumbers.add(log.blockNumber)
+    if ('serviceId' in log.args && log.address.toLowerCase() === registry.toLowerCase()) serviceIds.add(log.args.serviceId)
+    if ('jobId' in log.args) jobIds.add(log.args.jobId)
+  }
+
+  const serviceIdList = [...serviceIds]
+  const jobIdList = [...jobIds]
+  const [headers, services, jobs] = await Promise.all([
+    Promise.all([...blockNumbers].map((blockNumber) => getBlock(client, { blockNumber }))),
+    readServices(client, { registry, ids: serviceIdList }),
+    readJobs(client, { escrow, ids: jobIdList }),
+  ])
+
+  const hashes = new Map(headers.map((header) => [header.number, header.hash]))
+  for (const log of logs) {
+    if (hashes.get(log.blockNumber) !== log.blockHash) throw new ChainChangedError({ blockNumber: log.blockNumber })
+  }
+  if (hashes.has(toBlock) && hashes.get(toBlock) !== toHash) throw new ChainChangedError({ blockNumber: toBlock })
+
+  return {
+    toBlock: { number: toBlock, hash: toHash },
+    logs,
+    timestamps: new Map(headers.map((header) => [header.number, header.timestamp])),
+    services: new Map(services.map((service, index) => [serviceIdList[index] as bigint, service])),
+    jobs: new Map(jobs.map((job, index) => [jobIdList[index] as bigint, job])),
+  }
+}

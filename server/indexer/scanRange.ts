@@ -1,0 +1,55 @@
+import type { Address, Client, Hash } from 'viem'
+import { LogRangeTooLargeError } from '../../errors/chain.ts'
+import type { Store } from '../store/createStore.ts'
+import { applyLogs } from './applyLogs.ts'
+import type { ScanWindow } from './createScanWindow.ts'
+import { readWindow } from './readWindow.ts'
+
+export type ScanRangeParameters = {
+  store: Store
+  registry: Address
+  escrow: Address
+  fromBlock: bigint
+  toBlock: bigint
+  /** Hash of `toBlock` when known, saving one header read for the last window. */
+  toBlockHash?: Hash | undefined
+  window: ScanWindow
+  /** Called after each window is applied (for progress logs). */
+  onWindow?: ((window: { fromBlock: bigint; toBlock: bigint; logs: number }) => void) | undefined
+}
+
+/**
+ * Indexes `fromBlock..toBlock` window by window, applying each as soon as it is fully read, so
+ * the cursor only ever stands after a complete window. A window the node refuses as too large
+ * is retried smaller; any other failure is thrown with the cursor left after the last applied
+ * window, so the caller's retry resumes exactly there.
+ */
+export async function scanRange(
+  client: Client,
+  { store, registry, escrow, fromBlock, toBlock, toBlockHash, window, onWindow }: ScanRangeParameters,
+): Promise<void> {
+  let from = fromBlock
+  while (from <= toBlock) {
+    const size = window.size()
+    const to = from + size - 1n < toBlock ? from + size - 1n : toBlock
+    let read
+    try {
+      read = await readWindow(client, {
+        registry,
+        escrow,
+        fromBlock: from,
+        toBlock: to,
+        toBlockHash: to === toBlock ? toBlockHash : undefined,
+        staleServiceIds: store.staleServiceIds,
+        staleJobIds: store.staleJobIds,
+      })
+    } catch (error) {
+      if (error instanceof LogRangeTooLargeError && window.rejected(to - from + 1n)) continue
+      throw error
+    }
+    applyLogs(store, read)
+    window.succeeded(to - from + 1n)
+    onWindow?.({ fromBlock: from, toBlock: to, logs: read.logs.length })
+    from = to + 1n
+  }
+}

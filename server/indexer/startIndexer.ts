@@ -1,0 +1,46 @@
+import { createPublicClient, http } from 'viem'
+import type { Config } from '../../config/ConfigSchema.ts'
+import { createIndexer, type CreateIndexerParameters, type Indexer } from './createIndexer.ts'
+
+export type StartIndexerParameters = Pick<
+  Config,
+  'rpcUrl' | 'chainId' | 'network' | 'registry' | 'escrow' | 'startBlock' | 'deployTimestamp' | 'pollIntervalMs'
+>
+export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'maxWindow'> & {
+  /** Per-request timeout of the RPC client (default 10,000 ms). */
+  timeoutMs?: number
+}
+export type StartIndexerReturnType = Indexer
+
+/** JSON-RPC batch size: public endpoints commonly cap batches around 100 calls. */
+const batchSize = 100
+
+/**
+ * Starts the indexer for a loaded configuration and returns at once: `indexer.store` serves
+ * (health says "syncing") while the back-fill runs; `await indexer.start()` waits for it. With no
+ * start block configured, the first block at or after the deploy timestamp is looked up.
+ */
+export function startIndexer(
+  config: StartIndexerParameters,
+  { onError, maxWindow, timeoutMs = 10_000 }: StartIndexerOptions = {},
+): StartIndexerReturnType {
+  // Retries are the indexer's own (backoff, never skipping); batching turns each window's reads
+  // into one request.
+  const client = createPublicClient({
+    transport: http(config.rpcUrl, { batch: { batchSize }, retryCount: 0, timeout: timeoutMs }),
+  })
+  const startBlock =
+    config.startBlock ?? (config.deployTimestamp === null ? 0n : { timestamp: BigInt(config.deployTimestamp) })
+  const indexer = createIndexer(client, {
+    registry: config.registry,
+    escrow: config.escrow,
+    startBlock,
+    chainId: config.chainId,
+    network: config.network,
+    pollIntervalMs: config.pollIntervalMs,
+    maxWindow,
+    onError,
+  })
+  indexer.start().catch(onError ?? ((error: unknown) => console.error(error instanceof Error ? error.message : error)))
+  return indexer
+}

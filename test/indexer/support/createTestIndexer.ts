@@ -1,0 +1,44 @@
+import { createPublicClient, http, type PublicClient } from 'viem'
+import type { Deployment } from '../../../devnet/deployment.ts'
+import { createIndexer, type CreateIndexerParameters, type Indexer } from '../../../server/indexer/createIndexer.ts'
+
+export type CreateTestIndexerParameters = Partial<Omit<CreateIndexerParameters, 'registry' | 'escrow'>> & {
+  rpcUrl: string
+  deployment: Pick<Deployment, 'registry' | 'escrow' | 'deployBlock' | 'chainId'>
+  /** Per-request timeout of the indexer's RPC client. */
+  timeoutMs?: number
+}
+
+export type TestIndexer = Indexer & {
+  /** The indexer's own client (batching, no transport retries), e.g. pointed at a fault proxy. */
+  client: PublicClient
+  errors: unknown[]
+}
+
+/** An indexer over a test devnet, collecting poll errors instead of logging them. */
+export function createTestIndexer({ rpcUrl, deployment, timeoutMs = 5_000, ...options }: CreateTestIndexerParameters): TestIndexer {
+  const client = createPublicClient({ transport: http(rpcUrl, { batch: { batchSize: 100 }, retryCount: 0, timeout: timeoutMs }) })
+  const errors: unknown[] = []
+  const indexer = createIndexer(client, {
+    registry: deployment.registry,
+    escrow: deployment.escrow,
+    startBlock: BigInt(deployment.deployBlock),
+    chainId: deployment.chainId,
+    network: 'devnet',
+    onError: (error) => errors.push(error),
+    ...options,
+  })
+  return { ...indexer, client, errors }
+}
+
+/** Resolves once the store's cursor stands on the node's current head block, same hash. */
+export async function waitForHead(indexer: Indexer, node: PublicClient, { timeoutMs = 30_000 } = {}): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const head = await node.getBlock({ blockTag: 'latest' })
+    const cursor = indexer.store.sync.cursor
+    if (cursor?.number === head.number && cursor.hash === head.hash) return
+    if (Date.now() > deadline) throw new Error(`indexer at ${cursor?.number} did not reach head ${head.number}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}

@@ -1,0 +1,70 @@
+import type { Client } from 'viem'
+import { getBlock, getContractEvents, readContract } from 'viem/actions'
+import { escrowAbi } from '../../../chain/abi/escrow.ts'
+import { registryAbi } from '../../../chain/abi/registry.ts'
+import { toJobEvent } from '../../../chain/mappers/toJobEvent.ts'
+import { readJobs } from '../../../chain/read/readJobs.ts'
+import { readServices } from '../../../chain/read/readServices.ts'
+import { jobEventNames, type JobDetail, type JobEventName } from '../../../contract/job.ts'
+import type { Deployment } from '../../../devnet/deployment.ts'
+import type { MarketSnapshot } from './snapshotStore.ts'
+
+/**
+ * The market as the chain has it, derived independently of the indexer: every record read
+ * directly (`getService`/`getJob` for each id), every job's history from one full-range log
+ * query, and the counters recomputed from those logs.
+ */
+export async function readChainMarket(
+  client: Client,
+  { registry, escrow, deployBlock }: Pick<Deployment, 'registry' | 'escrow' | 'deployBlock'>,
+): Promise<MarketSnapshot> {
+  const [nextServiceId, nextJobId, logs] = await Promise.all([
+    readContract(client, { address: registry, abi: registryAbi, functionName: 'nextServiceId' }),
+    readContract(client, { address: escrow, abi: escrowAbi, functionName: 'nextJobId' }),
+    getContractEvents(client, { address: escrow, abi: escrowAbi, fromBlock: BigInt(deployBlock), toBlock: 'latest', strict: true }),
+  ])
+  const ids = (next: bigint) => Array.from({ length: Number(next - 1n) }, (_, index) => BigInt(index + 1))
+  const blockNumbers = [...new Set(logs.map((log) => log.blockNumber))]
+  const [services, jobs, headers] = await Promise.all([
+    readServices(client, { registry, ids: ids(nextServiceId) }),
+    readJobs(client, { escrow, ids: ids(nextJobId) }),
+    Promise.all(blockNumbers.map((blockNumber) => getBlock(client, { blockNumber }))),
+  ])
+  const timestamps = new Map(headers.map((header) => [header.number, header.timestamp]))
+
+  const details: JobDetail[] = jobs.map((job) => ({ ...job, events: [] }))
+  const outcomes = { JobSettled: new Set<bigint>(), JobExpired: new Set<bigint>(), JobSlashed: new Set<bigint>() }
+  let totalSettledWei = 0n
+  for (const log of logs) {
+    if (!(jobEventNames as readonly string[]).includes(log.eventName)) continue
+    const jobId = (log.args as { jobId: bigint }).jobId
+    details[Number(jobId) - 1]?.events.push(
+      toJobEvent({
+        event: log.eventName as JobEventName,
+        blockNumber: log.blockNumber,
+        transactionHash: log.transactionHash,
+        logIndex: log.logIndex,
+        timestamp: timestamps.get(log.blockNumber) as bigint,
+      }),
+    )
+    if (log.eventName === 'JobSettled' || log.eventName === 'JobExpired' || log.eventName === 'JobSlashed') {
+      outcomes[log.eventName].add(jobId)
+    }
+    if (log.eventName === 'JobSettled') totalSettledWei += log.args.paidToSeller + log.args.protocolFee
+  }
+
+  return {
+    services,
+    jobs: details,
+    stats: {
+      services: services.length,
+      jobs: {
+        total: jobs.length,
+        settled: outcomes.JobSettled.size,
+        expired: outcomes.JobExpired.size,
+        slashed: outcomes.JobSlashed.size,
+      },
+      totalSettledWei: totalSettledWei.toString(),
+    },
+  }
+}
