@@ -10,7 +10,9 @@ import {
   decodeErrorResult,
   type Hash,
   http,
+  keccak256,
   type PublicClient,
+  stringToHex,
   type TestClient,
   type Transport,
   type WalletClient,
@@ -22,11 +24,10 @@ import { agentTokenAbi } from '../../chain/abi/agentToken.ts'
 import { arbiterAbi } from '../../chain/abi/arbiter.ts'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
-import { deployContracts } from '../../devnet/deployContracts.ts'
 import type { Deployment } from '../../devnet/deployment.ts'
-import { startNode } from '../../devnet/startNode.ts'
-import { getFreePort } from '../support/getFreePort.ts'
+import { startTestDevnet } from '../support/startTestDevnet.ts'
 
+/** Hardhat's default accounts: #0 deploys, #1 sells, #2 buys, #3 is anyone else. */
 const mnemonic = 'test test test test test test test test test test test junk'
 
 export type Wallet = WalletClient<Transport, Chain, Account>
@@ -45,8 +46,9 @@ export type ContractsFixture = {
 }
 
 /**
- * Starts a hardhat node for the test file, deploys the contracts once, and rolls the chain back
- * to that point after every test so each test starts from the same fresh deployment.
+ * Starts an unseeded devnet of the test file's own (a hardhat node with the contracts deployed
+ * from account #0 by `deployContracts`) and rolls the chain back after every test, so each test
+ * starts from the same fresh deployment.
  */
 export function useContractsFixture(): ContractsFixture {
   const fixture = {} as ContractsFixture
@@ -54,21 +56,21 @@ export function useContractsFixture(): ContractsFixture {
   let snapshot: Hash | undefined
 
   beforeAll(async () => {
-    const node = await startNode({ port: await getFreePort() })
-    stopNode = node.stop
+    const devnet = await startTestDevnet({ seed: false })
+    stopNode = devnet.stop
     // Hardhat reports reverts as JSON-RPC internal errors, which viem would otherwise retry with backoff.
-    const transport = http(node.rpcUrl, { retryCount: 0 })
+    const transport = http(devnet.rpcUrl, { retryCount: 0 })
     const wallet = (addressIndex: number): Wallet =>
       createWalletClient({ account: mnemonicToAccount(mnemonic, { addressIndex }), chain: hardhat, transport })
 
-    fixture.publicClient = createPublicClient({ chain: hardhat, transport })
+    fixture.publicClient = createPublicClient({ chain: hardhat, transport, pollingInterval: 50 })
     fixture.testClient = createTestClient({ mode: 'hardhat', chain: hardhat, transport })
     fixture.owner = wallet(0)
     fixture.seller = wallet(1)
     fixture.buyer = wallet(2)
     fixture.stranger = wallet(3)
-    fixture.signer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
-    fixture.deployment = await deployContracts(fixture.owner, fixture.publicClient)
+    fixture.signer = privateKeyToAccount(keccak256(stringToHex('test tee signing key')))
+    fixture.deployment = devnet.deployment
   })
 
   beforeEach(async () => {
