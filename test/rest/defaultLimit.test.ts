@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { JobListSchema } from '../../contract/lists.ts'
+import { JobSchema } from '../../contract/job.ts'
+import { createStore } from '../../server/store/createStore.ts'
+import { httpRequest } from './httpRequest.ts'
+import { listenApp, type RestServer } from './startRestServer.ts'
+
+// The seeded devnet holds fewer than 50 jobs, so the default and the upper bound of `limit` are
+// checked here on a store filled by hand (the HTTP layer is the same, the chain is not involved).
+const jobCount = 1100
+
+const store = createStore({ pollIntervalMs: 3_000, chainId: 31337, network: 'devnet' })
+for (let id = 1; id <= jobCount; id++) {
+  const job = JobSchema.parse({
+    jobId: String(id),
+    serviceId: '1',
+    buyer: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    seller: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+    amount: '1000000000000000',
+    protocolFee: '50000000000000',
+    createdAt: String(1_700_000_000 + id),
+    timeout: String(1_700_086_400 + id),
+    state: 0,
+    stateName: 'Pending',
+    inputCommitment: `0x${id.toString(16).padStart(64, '0')}`,
+  })
+  store.putJob({ jobId: BigInt(id), job, block: BigInt(id), createdBlock: BigInt(id) })
+}
+
+describe.each(['production', 'development'] as const)('%s mode', (mode) => {
+  let server: RestServer
+  beforeAll(async () => {
+    server = await listenApp({ store, mode })
+  })
+  afterAll(() => server.stop())
+
+  const list = async (query: string) => {
+    const response = await httpRequest(server.baseUrl, `/v1/jobs${query}`)
+    expect(response.status).toBe(200)
+    return JobListSchema.parse(JSON.parse(response.text))
+  }
+
+  test('limit absent: the 50 newest', async () => {
+    const { count, jobs } = await list('')
+    expect(count).toBe(50)
+    expect(jobs.map((job) => job.jobId)).toEqual(Array.from({ length: 50 }, (_, index) => String(jobCount - index)))
+  })
+
+  test('limit=1000: the 1000 newest', async () => {
+    const { count, jobs } = await list('?limit=1000')
+    expect(count).toBe(1000)
+    expect(jobs[0]?.jobId).toBe(String(jobCount))
+    expect(jobs.at(-1)?.jobId).toBe(String(jobCount - 999))
+  })
+
+  test('limit=1001: 400', async () => {
+    const response = await httpRequest(server.baseUrl, '/v1/jobs?limit=1001')
+    expect(response.status).toBe(400)
+  })
+})
