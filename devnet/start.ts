@@ -64,6 +64,11 @@ async function main(): Promise<void> {
 
   const devnet = await startDevnet({ port: rpcPort, seed: true })
   stack.push({ name: 'devnet', stop: devnet.stop })
+  void devnet.exited.then(() => {
+    if (stopping !== undefined) return
+    console.error('The devnet node exited unexpectedly: stopping.')
+    void stopAll().then(() => process.exit(1))
+  })
   const config = loadConfig({
     // npm start serves its own node: its URL wins over any --rpc-url or RPC_URL.
     argv: [...rest, '--rpc-url', devnet.rpcUrl],

@@ -22,6 +22,8 @@ export type StartDevnetReturnType = {
   /** Null when started with `seed: false`. */
   seedSummary: SeedMarketReturnType | null
   stop: () => Promise<void>
+  /** Settles when the node process ends, whether through `stop()` or not. */
+  exited: Promise<void>
 }
 
 /** Starts a hardhat node, deploys the marketplace contracts from account #0 and seeds the market. */
@@ -41,7 +43,7 @@ export async function startDevnet({
     const deployment = await deployContracts(walletClient, publicClient)
     const seedSummary = seed ? await seedMarket(publicClient, { deployment }) : null
     if (deploymentPath !== undefined) writeDeploymentRecord(deploymentPath, deployment)
-    return { rpcUrl: node.rpcUrl, deployment, seedSummary, stop: node.stop }
+    return { rpcUrl: node.rpcUrl, deployment, seedSummary, stop: node.stop, exited: node.exited }
   } catch (error) {
     await node.stop()
     throw error

@@ -21,6 +21,8 @@ export type StartNodeParameters = {
 export type StartNodeReturnType = {
   rpcUrl: string
   stop: () => Promise<void>
+  /** Settles when the node process ends, whether through `stop()` or not. */
+  exited: Promise<void>
 }
 
 /**
@@ -81,7 +83,7 @@ export async function startNode({
     if (hasExited) throw new NodeStartError({ rpcUrl, output })
     try {
       const chainId = await requestChainId(rpcUrl)
-      if (chainId === 31337) return { rpcUrl, stop }
+      if (chainId === 31337) return { rpcUrl, stop, exited }
       lastError = new Error(`unexpected chainId ${chainId}`)
     } catch (error) {
       lastError = error
