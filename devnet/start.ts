@@ -7,10 +7,11 @@ import type { DevnetComponent, StartedDevnetComponent } from './DevnetComponent.
 import { plannedServices } from './seed/marketPlan.ts'
 import { seedAccounts } from './seed/seedAccounts.ts'
 import { startDevnet, type StartDevnetReturnType } from './startDevnet.ts'
+import { sellerComponent } from './seller/sellerComponent.ts'
 import { writeDeploymentRecord } from './writeDeploymentRecord.ts'
 
 /** What runs on top of the devnet, started in this order and stopped in reverse. */
-const components: DevnetComponent[] = []
+const components: DevnetComponent[] = [sellerComponent]
 
 const usage = `Usage: npm start -- [options]
 

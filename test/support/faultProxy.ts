@@ -8,8 +8,10 @@ export type FaultCounts = Record<FaultKind, number>
 export type StartFaultProxyParameters = {
   /** JSON-RPC endpoint of the real node. */
   target: string
-  /** Probability (0..1) that a request gets one random fault (drop, 429, 500 or delay). */
+  /** Probability (0..1) that a request gets one random fault of `kinds`. */
   faultRate?: number
+  /** Which random faults to inject (default all four). */
+  kinds?: readonly RandomFaultKind[]
   /** `eth_getLogs` spanning more blocks than this is refused with a "range too large" error. */
   maxLogRange?: bigint
   /** How long a delayed request is held before it is forwarded; set it past the client's timeout. */
@@ -32,6 +34,7 @@ type JsonRpcRequest = { jsonrpc: '2.0'; id: unknown; method: string; params?: un
 type JsonRpcResponse = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: unknown }
 
 const randomFaults = ['drop', 'status429', 'status500', 'delay'] as const satisfies readonly FaultKind[]
+export type RandomFaultKind = (typeof randomFaults)[number]
 
 /**
  * A JSON-RPC proxy on 127.0.0.1 that misbehaves like a public RPC endpoint on a bad day: it
@@ -41,6 +44,7 @@ const randomFaults = ['drop', 'status429', 'status500', 'delay'] as const satisf
 export async function startFaultProxy({
   target,
   faultRate = 0,
+  kinds = randomFaults,
   maxLogRange,
   delayMs = 5_000,
   seed = 1,
@@ -55,7 +59,7 @@ export async function startFaultProxy({
     requests += 1
     const body = await readBody(req)
     if (random() < rate) {
-      const kind = randomFaults[Math.floor(random() * randomFaults.length)] ?? 'drop'
+      const kind = kinds[Math.floor(random() * kinds.length)] ?? 'drop'
       counts[kind] += 1
       if (kind === 'drop') {
         req.socket.destroy()
