@@ -3,6 +3,7 @@ import { formatEther, toHex } from 'viem'
 import { loadConfig } from '../config/loadConfig.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { ConfigError } from '../errors/config.ts'
+import { restComponent } from '../server/http/restComponent.ts'
 import type { DevnetComponent, StartedDevnetComponent } from './DevnetComponent.ts'
 import { plannedServices } from './seed/marketPlan.ts'
 import { seedAccounts } from './seed/seedAccounts.ts'
@@ -11,7 +12,7 @@ import { sellerComponent } from './seller/sellerComponent.ts'
 import { writeDeploymentRecord } from './writeDeploymentRecord.ts'
 
 /** What runs on top of the devnet, started in this order and stopped in reverse. */
-const components: DevnetComponent[] = [sellerComponent]
+const components: DevnetComponent[] = [restComponent, sellerComponent]
 
 const usage = `Usage: npm start -- [options]
 
