@@ -60,6 +60,8 @@ export const ConfigSchema = z.object({
   host: textField('a host name or IP address', (text) => (/^[^\s/]+$/.test(text) ? text : undefined)),
   /** Hosted MCP server listen port. */
   mcpPort: portField,
+  /** Where the devnet's reference seller serves its outputs. */
+  sellerPort: portField,
   /** A REST indexer to read through instead of the chain, where one is set. */
   indexerUrl: urlField.nullable(),
 })

@@ -23,6 +23,7 @@ export const configSources = {
   port: { flag: 'port', env: 'PORT' },
   host: { flag: 'host', env: 'HOST' },
   mcpPort: { flag: 'mcp-port', env: 'MCP_PORT' },
+  sellerPort: { flag: 'seller-port', env: 'SELLER_PORT' },
   indexerUrl: { flag: 'indexer-url', env: 'INDEXER_URL' },
 } as const satisfies Record<ConfigKey, { flag: string; env: string }>
 
@@ -32,6 +33,7 @@ const defaults = {
   port: '8080',
   host: '127.0.0.1',
   mcpPort: '8081',
+  sellerPort: '8082',
   indexerUrl: null,
   startBlock: null,
 } satisfies Partial<Record<ConfigKey, string | null>>

@@ -49,6 +49,7 @@ test('default', () => {
     port: 8080,
     host: '127.0.0.1',
     mcpPort: 8081,
+    sellerPort: 8082,
     indexerUrl: null,
   })
 })
@@ -105,6 +106,7 @@ describe('overrides', () => {
         '--port', '0',
         '--host', '0.0.0.0',
         '--mcp-port', '9001',
+        '--seller-port', '9002',
         '--indexer-url', 'http://127.0.0.1:8080',
       ],
       env: {},
@@ -121,6 +123,7 @@ describe('overrides', () => {
       port: 0,
       host: '0.0.0.0',
       mcpPort: 9001,
+      sellerPort: 9002,
       indexerUrl: 'http://127.0.0.1:8080',
     })
   })

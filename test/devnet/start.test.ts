@@ -15,7 +15,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }))
 /** `npm start` without npm: one process, so a signal reaches the script itself. */
 function runStart(args: string[]): { child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> } {
   const env = { ...process.env }
-  for (const name of ['PORT', 'HOST', 'MCP_PORT', 'RPC_URL', 'MARKET_NETWORK', 'DEPLOYMENT_PATH']) delete env[name]
+  for (const name of ['PORT', 'HOST', 'MCP_PORT', 'SELLER_PORT', 'RPC_URL', 'MARKET_NETWORK', 'DEPLOYMENT_PATH']) delete env[name]
   const child = spawn(process.execPath, ['--import', 'tsx', 'devnet/start.ts', ...args], { cwd: projectRoot, env })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -32,12 +32,13 @@ async function waitForOutput(run: ReturnType<typeof runStart>, pattern: RegExp):
 }
 
 test('default', { timeout: 120_000 }, async () => {
-  const [rpcPort, port, mcpPort] = [await getFreePort(), await getFreePort(), await getFreePort()]
+  const [rpcPort, port, mcpPort, sellerPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
   const deploymentPath = join(directory, 'deployment.json')
   const run = runStart([
     '--rpc-port', String(rpcPort),
     '--port', String(port),
     '--mcp-port', String(mcpPort),
+    '--seller-port', String(sellerPort),
     '--deployment', deploymentPath,
   ])
   try {
