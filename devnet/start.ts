@@ -20,11 +20,12 @@ Starts a hardhat devnet with the marketplace contracts and a seeded market, plus
   components.length === 0 ? 'nothing else yet' : components.map((component) => component.name).join(', ')
 }.
 
-  --rpc-port <port>   devnet JSON-RPC port (default 8545)
-  --port <port>       REST indexer port (default 8080, env PORT)
-  --mcp-port <port>   hosted MCP port (default 8081, env MCP_PORT)
-  --host <host>       REST and MCP listen address (default 127.0.0.1, env HOST)
-  --deployment <path> where to write the deployment record (default devnet/deployment.json)
+  --rpc-port <port>     devnet JSON-RPC port (default 8545)
+  --port <port>         REST indexer port (default 8080, env PORT)
+  --mcp-port <port>     hosted MCP port (default 8081, env MCP_PORT)
+  --seller-port <port>  reference seller's output port (default 8082, env SELLER_PORT)
+  --host <host>         REST and MCP listen address (default 127.0.0.1, env HOST)
+  --deployment <path>   where to write the deployment record (default devnet/deployment.json)
   Every other configuration flag of the README is accepted too.`
 
 type Stoppable = { name: string; stop: () => Promise<void> }
