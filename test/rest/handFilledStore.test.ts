@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { JobListSchema } from '../../contract/lists.ts'
+import { HealthSchema } from '../../contract/health.ts'
 import { JobSchema } from '../../contract/job.ts'
 import { createStore } from '../../server/store/createStore.ts'
 import { httpRequest } from './httpRequest.ts'
 import { listenApp, type RestServer } from './startRestServer.ts'
 
-// The seeded devnet holds fewer than 50 jobs, so the default and the upper bound of `limit` are
-// checked here on a store filled by hand (the HTTP layer is the same, the chain is not involved).
+// The seeded devnet holds fewer than 50 jobs and is always in sync, so the default and the upper
+// bound of `limit`, and /healthz before any sync, are checked here on a store filled by hand and
+// never polled (the HTTP layer is the same; no chain is involved).
 const jobCount = 1100
 
 const store = createStore({ pollIntervalMs: 3_000, chainId: 31337, network: 'devnet' })
@@ -56,5 +58,15 @@ describe.each(['production', 'development'] as const)('%s mode', (mode) => {
   test('limit=1001: 400', async () => {
     const response = await httpRequest(server.baseUrl, '/v1/jobs?limit=1001')
     expect(response.status).toBe(400)
+  })
+
+  test('/healthz before the back-fill: 503 with the same record, ok false', async () => {
+    const response = await httpRequest(server.baseUrl, '/healthz')
+    expect(response.status).toBe(503)
+    expect(response.headers['access-control-allow-origin']).toBe('*')
+    const health = HealthSchema.parse(JSON.parse(response.text))
+    expect(health.ok).toBe(false)
+    expect(health.syncing).toBe(true)
+    expect(health.counters.jobs).toBe(jobCount)
   })
 })
