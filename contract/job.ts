@@ -89,6 +89,8 @@ export const jobEventNames = [
   'JobExpired',
   'JobDisputed',
   'JobSlashed',
+  // Devnet escrow only: the arbiter rejected a dispute and the job is Settled again.
+  'DisputeRejected',
 ] as const
 
 export const JobEventNameSchema = z.enum(jobEventNames).describe('Name of the on-chain event.')
