@@ -26,7 +26,9 @@ for (let id = 1; id <= jobCount; id++) {
     stateName: 'Pending',
     inputCommitment: `0x${id.toString(16).padStart(64, '0')}`,
   })
-  store.putJob({ jobId: BigInt(id), job, block: BigInt(id), createdBlock: BigInt(id) })
+  // A key the contract does not declare: the response serializers must never let it out.
+  const withInternals = id === jobCount ? { ...job, internalNote: 'not for the wire' } : job
+  store.putJob({ jobId: BigInt(id), job: withInternals, block: BigInt(id), createdBlock: BigInt(id) })
 }
 
 describe.each(['production', 'development'] as const)('%s mode', (mode) => {
@@ -58,6 +60,15 @@ describe.each(['production', 'development'] as const)('%s mode', (mode) => {
   test('limit=1001: 400', async () => {
     const response = await httpRequest(server.baseUrl, '/v1/jobs?limit=1001')
     expect(response.status).toBe(400)
+  })
+
+  test('keys the contract does not declare are not sent', async () => {
+    for (const path of [`/v1/jobs/${jobCount}`, '/v1/jobs', '/v1/sellers/0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC']) {
+      const response = await httpRequest(server.baseUrl, path)
+      expect(response.status).toBe(200)
+      expect(response.text).toContain(`"jobId":"${jobCount}"`)
+      expect(response.text).not.toContain('internalNote')
+    }
   })
 
   test('/healthz before the back-fill: 503 with the same record, ok false', async () => {
