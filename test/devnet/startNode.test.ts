@@ -1,0 +1,47 @@
+import { createServer } from 'node:net'
+import { createPublicClient, http, parseEther } from 'viem'
+import { describe, expect, test } from 'vitest'
+import { startNode } from '../../devnet/startNode.ts'
+import { seedAccounts } from '../../devnet/seed/seedAccounts.ts'
+import { NodeStartError } from '../../errors/devnet.ts'
+import { getFreePort } from '../support/getFreePort.ts'
+
+test('default', async () => {
+  const port = await getFreePort()
+  const node = await startNode({ port })
+  try {
+    expect(node.rpcUrl).toBe(`http://127.0.0.1:${port}`)
+    const client = createPublicClient({ transport: http(node.rpcUrl) })
+    expect(await client.getChainId()).toBe(31337)
+    expect(await client.getBalance({ address: seedAccounts.buyers[0]!.address })).toBeGreaterThanOrEqual(parseEther('10000'))
+  } finally {
+    await node.stop()
+  }
+  await node.exited
+  await expect(fetch(node.rpcUrl, { method: 'POST' })).rejects.toThrow()
+})
+
+describe('stop', () => {
+  test('twice is harmless', async () => {
+    const node = await startNode({ port: await getFreePort() })
+    await node.stop()
+    await node.stop()
+  })
+})
+
+describe('port', () => {
+  test('a taken port fails with NodeStartError and the node output', async () => {
+    const blocker = createServer()
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+    )
+    try {
+      const error = await startNode({ port }).catch((error: unknown) => error)
+      expect(error).toBeInstanceOf(NodeStartError)
+      expect((error as NodeStartError).message).toBe(`The hardhat node at "http://127.0.0.1:${port}" did not start.`)
+      expect((error as NodeStartError).details).toMatch(/EADDRINUSE|address already in use/i)
+    } finally {
+      blocker.close()
+    }
+  })
+})
