@@ -46,9 +46,12 @@ export type AnswerJobParameters = {
   store: SellerStore
 }
 
+/** `settled` with a null transaction: the chain already held this seller's answer. */
 export type AnswerJobReturnType =
   | { status: 'settled'; transactionHash: Hash | null }
-  | { status: 'skipped'; reason: string }
+  | { status: 'notPending'; state: number }
+  | { status: 'expired'; expiredAt: bigint }
+  | { status: 'otherSeller'; seller: Address }
 
 /**
  * Answers one job end to end: reads its state (only a Pending, unexpired job of this seller is
@@ -72,14 +75,14 @@ export async function answerJob(
       if (!recorded.settled) store.putOutput({ ...recorded, settled: true })
       return { status: 'settled', transactionHash: null }
     }
-    return { status: 'skipped', reason: `job is in state ${job.state}, not Pending` }
+    return { status: 'notPending', state: job.state }
   }
   if (!isAddressEqual(job.seller, walletClient.account.address)) {
-    return { status: 'skipped', reason: `job belongs to seller ${job.seller}` }
+    return { status: 'otherSeller', seller: job.seller }
   }
   const head = await publicClient.getBlock({ blockTag: 'latest' })
   if (job.timeout <= head.timestamp) {
-    return { status: 'skipped', reason: `job expired at ${job.timeout}` }
+    return { status: 'expired', expiredAt: job.timeout }
   }
 
   const service = await publicClient.readContract({

@@ -14,7 +14,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { ServiceNotServedError } from '../../errors/seller.ts'
 import type { Deployment } from '../deployment.ts'
-import { answerJob } from './answerJob.ts'
+import { type AnswerJobReturnType, answerJob } from './answerJob.ts'
 import type { SellerBackend } from './backends/SellerBackend.ts'
 import { createBuiltinBackend } from './backends/createBuiltinBackend.ts'
 import { createSellerStore } from './createSellerStore.ts'
@@ -171,11 +171,9 @@ export async function startReferenceSeller({
         )
         pending.delete(job.jobId)
         lastErrors.delete(job.jobId)
-        log(
-          result.status === 'settled'
-            ? `job ${job.jobId} (service ${job.serviceId}) settled${result.transactionHash === null ? '' : ` in ${result.transactionHash}`}`
-            : `job ${job.jobId} (service ${job.serviceId}) skipped: ${result.reason}`,
-        )
+        const line = describeResult(result)
+        // Jobs found already settled, disputed or expired by the chain are the normal back-fill.
+        if (line !== undefined) log(`job ${job.jobId} (service ${job.serviceId}) ${line}`)
       } catch (error) {
         // Logged once per distinct failure, not on every poll while it lasts.
         const message = firstLine(error)
@@ -217,6 +215,19 @@ export async function startReferenceSeller({
       await loop
       await server.close()
     },
+  }
+}
+
+function describeResult(result: AnswerJobReturnType): string | undefined {
+  switch (result.status) {
+    case 'settled':
+      return result.transactionHash === null ? 'settled' : `settled in ${result.transactionHash}`
+    case 'expired':
+      return `skipped: it expired at ${result.expiredAt} before it was answered`
+    case 'otherSeller':
+      return `skipped: it belongs to seller ${result.seller}`
+    case 'notPending':
+      return undefined
   }
 }
 

@@ -1,0 +1,155 @@
+import { parseArgs } from 'node:util'
+import { type Hex, isHex } from 'viem'
+import { z } from 'zod'
+import { readDeploymentRecord } from '../../config/readDeploymentRecord.ts'
+import { BaseError } from '../../errors/BaseError.ts'
+import { ConfigError } from '../../errors/config.ts'
+import { createBuiltinBackend } from './backends/createBuiltinBackend.ts'
+import { createOpenAiBackend } from './backends/createOpenAiBackend.ts'
+import type { SellerBackend } from './backends/SellerBackend.ts'
+import { seededSellerServices } from './seededSellerServices.ts'
+import { type ReferenceSellerService, startReferenceSeller } from './startReferenceSeller.ts'
+
+const usage = `Usage: npm run seller -- [options]
+
+Runs the devnet's reference seller: answers the Pending jobs of its services, settles them with
+a signed attestation and serves each output to its buyer at GET /outputs/<jobId>.
+
+  --rpc-url <url>        JSON-RPC endpoint (default http://127.0.0.1:8545, env RPC_URL)
+  --deployment <path>    devnet deployment record (default devnet/deployment.json, env DEPLOYMENT_PATH)
+  --port <port>          output endpoint port (default 8082, env SELLER_PORT)
+  --host <host>          output endpoint address (default 127.0.0.1)
+  --backend <name>       builtin (default: a deterministic answer, no model) or openai
+  --openai-url <url>     OpenAI-compatible API base, e.g. http://127.0.0.1:11434/v1 (with --backend openai)
+  --model <name>         model sent to that API (default: the service's modelId); key from env OPENAI_API_KEY
+  --service <id>         serve this service id (repeatable); keys from env SELLER_PRIVATE_KEY and
+                         SIGNING_PRIVATE_KEY (comma-separated for several signing keys).
+                         Default: the seeded services of seller #1, with the seed's keys.
+  --state-file <path>    keep outputs and scan progress across restarts (default: memory only)
+  --from-block <n>       first block to scan (default: the state file's, else the deploy block)
+  --poll-interval <ms>   how often to look for new jobs (default 500)`
+
+const uint = z.string().regex(/^(0|[1-9][0-9]*)$/, 'a non-negative integer')
+const port = uint.transform(Number).refine((value) => value <= 65_535, 'a TCP port from 0 to 65535')
+const httpUrl = z
+  .string()
+  .url('an http:// or https:// URL')
+  .refine((value) => /^https?:\/\//.test(value), 'an http:// or https:// URL')
+const privateKey = z
+  .string()
+  .refine((value): value is Hex => isHex(value) && value.length === 66, 'a 0x-prefixed 32-byte hex private key')
+
+const ArgsSchema = z.object({
+  'rpc-url': httpUrl.default('http://127.0.0.1:8545'),
+  deployment: z.string().min(1).default('devnet/deployment.json'),
+  port: port.default('8082'),
+  host: z.string().min(1).default('127.0.0.1'),
+  backend: z.enum(['builtin', 'openai']).default('builtin'),
+  'openai-url': httpUrl.optional(),
+  model: z.string().min(1).optional(),
+  service: z.array(uint.transform(BigInt)).optional(),
+  'state-file': z.string().min(1).optional(),
+  'from-block': uint.transform(BigInt).optional(),
+  'poll-interval': uint.transform(Number).refine((value) => value > 0, 'a positive number').default('500'),
+})
+
+type Args = z.output<typeof ArgsSchema>
+
+function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): Args {
+  let values: Record<string, unknown>
+  try {
+    values = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'rpc-url': { type: 'string', default: env.RPC_URL },
+        deployment: { type: 'string', default: env.DEPLOYMENT_PATH },
+        port: { type: 'string', default: env.SELLER_PORT },
+        host: { type: 'string' },
+        backend: { type: 'string' },
+        'openai-url': { type: 'string' },
+        model: { type: 'string' },
+        service: { type: 'string', multiple: true },
+        'state-file': { type: 'string' },
+        'from-block': { type: 'string' },
+        'poll-interval': { type: 'string' },
+      },
+    }).values
+  } catch (cause) {
+    const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\.?$/, '.')
+    throw new ConfigError(`${reason} See --help.`, { cause })
+  }
+  const defined = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined && value !== ''))
+  const parsed = ArgsSchema.safeParse(defined)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    const flag = String(issue.path[0])
+    throw new ConfigError(`--${flag} must be ${issue.message}, got ${JSON.stringify(defined[flag])}.`)
+  }
+  if (parsed.data.backend === 'openai' && parsed.data['openai-url'] === undefined) {
+    throw new ConfigError('--backend openai needs --openai-url, e.g. http://127.0.0.1:11434/v1.')
+  }
+  return parsed.data
+}
+
+function servicesFrom(args: Args, env: NodeJS.ProcessEnv): ReferenceSellerService[] {
+  if (args.service === undefined) return seededSellerServices()
+  const sellerKey = privateKey.safeParse(env.SELLER_PRIVATE_KEY ?? '')
+  if (!sellerKey.success) throw new ConfigError('--service needs SELLER_PRIVATE_KEY: a 0x-prefixed 32-byte hex private key.')
+  const signingKeys = (env.SIGNING_PRIVATE_KEY ?? '').split(',').map((key) => privateKey.safeParse(key.trim()))
+  const valid = signingKeys.flatMap((key) => (key.success ? [key.data] : []))
+  if (valid.length === 0 || valid.length !== signingKeys.length) {
+    throw new ConfigError('--service needs SIGNING_PRIVATE_KEY: one or more comma-separated 0x-prefixed 32-byte hex private keys.')
+  }
+  return args.service.map((serviceId) => ({ serviceId, sellerKey: sellerKey.data, signingKey: valid }))
+}
+
+function backendFrom(args: Args, env: NodeJS.ProcessEnv): SellerBackend {
+  if (args.backend === 'builtin') return createBuiltinBackend()
+  return createOpenAiBackend({
+    url: args['openai-url']!,
+    model: args.model,
+    apiKey: env.OPENAI_API_KEY === '' ? undefined : env.OPENAI_API_KEY,
+  })
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2)
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(usage)
+    return
+  }
+  const args = parseCommandLine(argv, process.env)
+  const services = servicesFrom(args, process.env)
+  const seller = await startReferenceSeller({
+    rpcUrl: args['rpc-url'],
+    deployment: readDeploymentRecord(args.deployment),
+    services,
+    port: args.port,
+    host: args.host,
+    backend: backendFrom(args, process.env),
+    fromBlock: args['from-block'],
+    stateFile: args['state-file'],
+    pollingIntervalMs: args['poll-interval'],
+    log: (line) => console.log(line),
+  })
+  console.log(
+    `Reference seller for services ${services.map(({ serviceId }) => serviceId).join(', ')} on ${args['rpc-url']}: outputs at ${seller.url}/outputs/<jobId>`,
+  )
+
+  let stopping = false
+  const onSignal = (): void => {
+    if (stopping) process.exit(130)
+    stopping = true
+    void seller.stop().then(() => process.exit(0))
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof BaseError || error instanceof Error ? error.message : String(error)
+  console.error(`The reference seller failed to start: ${message}`)
+  process.exit(1)
+})
