@@ -1,0 +1,38 @@
+import { BaseError } from './BaseError.ts'
+
+/**
+ * A job exists but carries no attestation to check (it was never attested, or it expired or is
+ * still waiting for the seller).
+ */
+export class AttestationMissingError extends BaseError {
+  override name = 'AttestationMissingError'
+  constructor({ jobId, stateName }: { jobId: string; stateName: string }) {
+    super(`Job "${jobId}" has no attestation yet: it is ${stateName}.`, {
+      code: 'attestation_missing',
+    })
+  }
+}
+
+/** The indexer a source reads through did not answer, or answered outside the contract. */
+export class IndexerResponseError extends BaseError {
+  override name = 'IndexerResponseError'
+  constructor({ url, status, cause }: { url: string; status?: number; cause?: unknown }) {
+    super(
+      status === undefined
+        ? `The indexer at "${url}" did not give a valid answer; try again shortly.`
+        : `The indexer at "${url}" answered HTTP ${status}; try again shortly.`,
+      { code: 'indexer_unavailable', cause },
+    )
+  }
+}
+
+/** A tool failed for a reason we did not raise on purpose (node down, RPC error, bug). */
+export class ToolFailedError extends BaseError {
+  override name = 'ToolFailedError'
+  constructor({ tool, cause }: { tool: string; cause: unknown }) {
+    super(`Tool "${tool}" could not complete: the chain or indexer did not answer as expected. Try again shortly.`, {
+      code: 'tool_failed',
+      cause,
+    })
+  }
+}

@@ -1,0 +1,147 @@
+import { BaseError } from './BaseError.ts'
+
+/**
+ * Refusals of `run` before anything is paid. None of these messages ever quotes the private key:
+ * the key variable is named, its value never is.
+ */
+export class BuyerKeyMissingError extends BaseError {
+  override name = 'BuyerKeyMissingError'
+  constructor() {
+    super(
+      'MARKET_PRIVATE_KEY is not set: run pays from a buyer wallet, so set it to that wallet\'s private key (0x + 64 hex digits) in the MCP server\'s environment. Nothing was spent.',
+      { code: 'buyer_key_missing' },
+    )
+  }
+}
+
+export class BuyerKeyMalformedError extends BaseError {
+  override name = 'BuyerKeyMalformedError'
+  constructor() {
+    super(
+      'MARKET_PRIVATE_KEY is malformed: it must be 64 hex digits, optionally prefixed with 0x, and a valid secp256k1 key (its value is not shown). Nothing was spent.',
+      { code: 'buyer_key_malformed' },
+    )
+  }
+}
+
+/** A `run` setting read from the environment (other than the key) is not usable. */
+export class RunSettingError extends BaseError {
+  override name = 'RunSettingError'
+  constructor({ variable, value, expects }: { variable: string; value: string; expects: string }) {
+    super(`${variable} "${value}" must be ${expects}. Nothing was spent.`, { code: 'invalid_run_setting' })
+  }
+}
+
+export class ServiceInactiveError extends BaseError {
+  override name = 'ServiceInactiveError'
+  constructor({ serviceId }: { serviceId: bigint }) {
+    super(`Service "${serviceId}" is not active: it accepts no new jobs. Nothing was spent.`, {
+      code: 'service_inactive',
+    })
+  }
+}
+
+export class PromptTooLargeError extends BaseError {
+  override name = 'PromptTooLargeError'
+  constructor({ serviceId, bytes, maxInputBytes }: { serviceId: bigint; bytes: number; maxInputBytes: bigint }) {
+    super(
+      `The prompt is ${bytes} bytes (UTF-8) but service "${serviceId}" accepts at most ${maxInputBytes}. Nothing was spent.`,
+      { code: 'prompt_too_large' },
+    )
+  }
+}
+
+export class PriceAboveCapError extends BaseError {
+  override name = 'PriceAboveCapError'
+  constructor({ serviceId, price, cap }: { serviceId: bigint; price: bigint; cap: bigint }) {
+    super(
+      `Service "${serviceId}" costs ${price} wei per call, above the MARKET_MAX_PRICE_WEI cap of ${cap} wei. Nothing was spent.`,
+      { code: 'price_above_cap' },
+    )
+  }
+}
+
+export class InsufficientBalanceError extends BaseError {
+  override name = 'InsufficientBalanceError'
+  constructor({ buyer, balance, required, reason }: { buyer: string; balance: bigint; required: bigint; reason: string }) {
+    super(
+      `Buyer "${buyer}" holds ${balance} wei but needs at least ${required} wei (${reason}). Nothing was spent.`,
+      { code: 'insufficient_balance' },
+    )
+  }
+}
+
+/**
+ * The `createJob` transaction was sent but its outcome cannot be established. It is never sent
+ * twice, so the caller is told which hash to look up instead.
+ */
+export class CreateJobUnconfirmedError extends BaseError {
+  override name = 'CreateJobUnconfirmedError'
+  constructor({ transactionHash, cause }: { transactionHash: string; cause?: unknown }) {
+    super(
+      `The createJob transaction "${transactionHash}" was sent but its receipt could not be read; it was not resent. Look it up before running again.`,
+      { code: 'create_job_unconfirmed', cause },
+    )
+  }
+}
+
+export class CreateJobRevertedError extends BaseError {
+  override name = 'CreateJobRevertedError'
+  constructor({ transactionHash }: { transactionHash: string }) {
+    super(`The createJob transaction "${transactionHash}" reverted; only its gas was spent.`, {
+      code: 'create_job_reverted',
+    })
+  }
+}
+
+/** The seller did not settle in time; the escrow came back to the buyer. */
+export class JobExpiredRefundedError extends BaseError {
+  override name = 'JobExpiredRefundedError'
+  constructor({ jobId, refundHash, createJobHash }: { jobId: bigint; refundHash: string; createJobHash: string }) {
+    super(
+      `Job "${jobId}" was not settled before it expired; the escrow was refunded by reclaimExpired in transaction "${refundHash}" (the job was created in "${createJobHash}"). Only gas was spent.`,
+      { code: 'job_expired_refunded' },
+    )
+  }
+}
+
+export class RefundFailedError extends BaseError {
+  override name = 'RefundFailedError'
+  constructor({ jobId, createJobHash, cause }: { jobId: bigint; createJobHash: string; cause?: unknown }) {
+    super(
+      `Job "${jobId}" expired unsettled but reclaimExpired did not go through; call reclaimExpired(${jobId}) on the escrow to recover the payment (the job was created in "${createJobHash}").`,
+      { code: 'refund_failed', cause },
+    )
+  }
+}
+
+/** The job ended in a state other than settled without being refunded by this call. */
+export class JobEndedUnsettledError extends BaseError {
+  override name = 'JobEndedUnsettledError'
+  constructor({ jobId, stateName }: { jobId: bigint; stateName: string }) {
+    super(`Job "${jobId}" ended ${stateName} instead of Settled.`, { code: 'job_unsettled' })
+  }
+}
+
+/** Simulating `createJob` shows it would fail, so it is not sent. */
+export class CreateJobWouldRevertError extends BaseError {
+  override name = 'CreateJobWouldRevertError'
+  constructor({ serviceId, reason, cause }: { serviceId: bigint; reason: string; cause?: unknown }) {
+    super(`createJob for service "${serviceId}" would revert (${reason}), so it was not sent. Nothing was spent.`, {
+      code: 'create_job_would_revert',
+      cause,
+    })
+  }
+}
+
+/** Something failed after the job was paid for; the job id lets the caller follow it up. */
+export class RunInterruptedError extends BaseError {
+  override name = 'RunInterruptedError'
+  constructor({ jobId, createJobHash, cause }: { jobId: bigint; createJobHash: string; cause?: unknown }) {
+    const reason = cause instanceof BaseError ? cause.message : 'the chain stopped answering while it was followed.'
+    super(
+      `Job "${jobId}" was created and paid in transaction "${createJobHash}", but ${reason.replace(/^./, (first) => first.toLowerCase())} Do not run again: follow it with get_job "${jobId}".`,
+      { code: 'run_interrupted', cause },
+    )
+  }
+}

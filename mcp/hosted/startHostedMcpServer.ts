@@ -1,0 +1,35 @@
+import type { Config } from '../../config/ConfigSchema.ts'
+import { createMarketMcpServer, mcpServerName } from '../server/createMarketMcpServer.ts'
+import { createToolContext } from '../server/createToolContext.ts'
+import { hostedTools } from '../tools/hostedTools.ts'
+import { buildMcpApp } from './buildMcpApp.ts'
+import { getMcpHealth } from './getMcpHealth.ts'
+
+export type StartHostedMcpServerParameters = {
+  log?: (message: string) => void
+}
+
+export type StartHostedMcpServerReturnType = {
+  /** Base URL; the MCP endpoint is `${url}/mcp`. */
+  url: string
+  close: () => Promise<void>
+}
+
+/** Starts the hosted MCP server on `config.host`:`config.mcpPort` (port 0 picks a free one). */
+export async function startHostedMcpServer(
+  config: Config,
+  { log = (message) => process.stderr.write(`${message}\n`) }: StartHostedMcpServerParameters = {},
+): Promise<StartHostedMcpServerReturnType> {
+  const context = createToolContext(config, { log })
+  const tools = hostedTools.map((tool) => tool.name)
+  const app = buildMcpApp({
+    createServer: () => createMarketMcpServer(context, { tools: hostedTools }),
+    health: () =>
+      getMcpHealth(context.client, { service: mcpServerName, network: config.network, chainId: config.chainId, tools }),
+    log,
+  })
+  await app.listen({ host: config.host, port: config.mcpPort })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : config.mcpPort
+  return { url: `http://${config.host}:${port}`, close: () => app.close() }
+}

@@ -1,0 +1,30 @@
+import type { Service } from '../../contract/service.ts'
+import { PriceAboveCapError, PromptTooLargeError, ServiceInactiveError } from '../../errors/run.ts'
+
+export type CheckRunnableParameters = {
+  /** The service as the registry holds it now. */
+  service: Service
+  prompt: string
+  /** `MARKET_MAX_PRICE_WEI`, parsed; null for no cap. */
+  maxPrice: bigint | null
+}
+
+export type CheckRunnableReturnType = {
+  /** The prompt's UTF-8 bytes: what `createJob` carries as the job input. */
+  input: Uint8Array
+  price: bigint
+}
+
+/** The checks on the service and the prompt that come before any transaction. */
+export function checkRunnable({ service, prompt, maxPrice }: CheckRunnableParameters): CheckRunnableReturnType {
+  const serviceId = BigInt(service.serviceId)
+  if (!service.active) throw new ServiceInactiveError({ serviceId })
+  const input = new TextEncoder().encode(prompt)
+  const maxInputBytes = BigInt(service.maxInputBytes)
+  if (BigInt(input.length) > maxInputBytes) {
+    throw new PromptTooLargeError({ serviceId, bytes: input.length, maxInputBytes })
+  }
+  const price = BigInt(service.pricePerCall)
+  if (maxPrice !== null && price > maxPrice) throw new PriceAboveCapError({ serviceId, price, cap: maxPrice })
+  return { input, price }
+}

@@ -1,0 +1,71 @@
+import { type Hex, type PrivateKeyAccount, keccak256, stringToBytes } from 'viem'
+import { signOutputRequest } from '../../devnet/seller/signOutputRequest.ts'
+
+export type FetchJobOutputParameters = {
+  /** Where the seller serves outputs, `{jobId}` standing for the job id. */
+  urlTemplate: string
+  jobId: bigint
+  /** The job's buyer: the seller serves an output only to it. */
+  account: PrivateKeyAccount
+  /** The job's on-chain `outputRootHash`; the output must hash to it. */
+  outputRootHash: Hex
+  /** The seller records an output a moment after it settles: 404s are retried this long. */
+  retryForMs?: number
+  retryIntervalMs?: number
+}
+
+export type FetchJobOutputReturnType =
+  | { output: string; note: null }
+  | { output: null; note: string }
+
+/**
+ * Fetches the job's output from its seller (the reference seller's protocol: GET with the
+ * buyer's `X-Buyer-Signature` over `output:<jobId>`) and keeps it only when keccak256 of its
+ * UTF-8 bytes equals the on-chain `outputRootHash`. Never throws: the job is paid and settled
+ * whatever happens here, so a failure becomes a note beside the verified result.
+ */
+export async function fetchJobOutput({
+  urlTemplate,
+  jobId,
+  account,
+  outputRootHash,
+  retryForMs = 15_000,
+  retryIntervalMs = 500,
+}: FetchJobOutputParameters): Promise<FetchJobOutputReturnType> {
+  const url = urlTemplate.replaceAll('{jobId}', jobId.toString())
+  const signature = await signOutputRequest(account, { jobId })
+  const deadline = Date.now() + retryForMs
+  for (;;) {
+    let response: Response
+    try {
+      response = await fetch(url, {
+        headers: { accept: 'application/json', 'x-buyer-signature': signature },
+        signal: AbortSignal.timeout(10_000),
+      })
+    } catch {
+      return { output: null, note: `The seller's output endpoint ${url} did not answer.` }
+    }
+    if (response.status === 404 && Date.now() < deadline) {
+      await response.body?.cancel()
+      await new Promise((resolve) => setTimeout(resolve, retryIntervalMs))
+      continue
+    }
+    if (!response.ok) {
+      await response.body?.cancel()
+      return { output: null, note: `The seller's output endpoint ${url} answered ${response.status}.` }
+    }
+    const body: unknown = await response.json().catch(() => null)
+    const output = typeof body === 'object' && body !== null && 'output' in body ? body.output : undefined
+    if (typeof output !== 'string') {
+      return { output: null, note: `The seller's output endpoint ${url} answered without an output.` }
+    }
+    const hash = keccak256(stringToBytes(output))
+    if (hash !== outputRootHash.toLowerCase()) {
+      return {
+        output: null,
+        note: `The seller's output hashes to ${hash}, not to the job's on-chain outputRootHash ${outputRootHash}, so it was withheld.`,
+      }
+    }
+    return { output, note: null }
+  }
+}

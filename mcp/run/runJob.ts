@@ -1,0 +1,134 @@
+import type { Address, Client } from 'viem'
+import type { RunResult } from '../../contract/mcp.ts'
+import { JobEndedUnsettledError, JobExpiredRefundedError, RefundFailedError, RunInterruptedError } from '../../errors/run.ts'
+import type { MarketSource } from '../source/MarketSource.ts'
+import { verifyJobAttestation } from '../verify/verifyJobAttestation.ts'
+import { checkRunnable } from './checkRunnable.ts'
+import { fetchJobOutput } from './fetchJobOutput.ts'
+import { prepareCreateJob } from './prepareCreateJob.ts'
+import { reclaimExpiredJob } from './reclaimExpiredJob.ts'
+import { readRunSettings, type RunSettings } from './readRunSettings.ts'
+import { sendCreateJob } from './sendCreateJob.ts'
+import { waitForJobOutcome, type WaitForJobOutcomeReturnType } from './waitForJobOutcome.ts'
+
+export type RunJobParameters = {
+  /** Must read the chain: price, status and signing key come from the registry itself. */
+  chain: MarketSource
+  registry: Address
+  escrow: Address
+  explorerUrl: string | null
+  env: Readonly<Record<string, string | undefined>>
+  serviceId: bigint
+  prompt: string
+  /** Escrow timeout (a duration) and how long to wait for the seller. */
+  timeoutSec: number
+  log: (message: string) => void
+}
+
+export type RunJobReturnType = RunResult
+
+/** How long past the job's timeout the wall clock may run before a refund is attempted anyway. */
+const expiryGraceMs = 15_000
+
+/**
+ * Pays for one inference: checks everything that can be checked for free, creates the job once,
+ * waits for the seller to settle it, verifies the attestation and fetches the output. A job
+ * left unsettled at expiry is refunded and reported as an error naming the refund.
+ */
+export async function runJob(
+  client: Client,
+  { chain, escrow, explorerUrl, env, serviceId, prompt, timeoutSec, log }: RunJobParameters,
+): Promise<RunJobReturnType> {
+  const settings = readRunSettings({ env })
+  const { account } = settings
+  const service = await chain.getService({ serviceId })
+  const { input, price } = checkRunnable({ service, prompt, maxPrice: settings.maxPrice })
+  const { request } = await prepareCreateJob(client, { account, escrow, serviceId, price, input, timeoutSec })
+
+  const { jobId, transactionHash } = await sendCreateJob(client, { account, escrow, request })
+  log(`run: job ${jobId} created for service ${serviceId} in ${transactionHash}`)
+
+  const giveUpAt = Date.now() + timeoutSec * 1_000 + expiryGraceMs
+  try {
+    const { job } = await settle(client, {
+      chain,
+      escrow,
+      account,
+      jobId,
+      createJobHash: transactionHash,
+      giveUpAt,
+      pollIntervalMs: settings.pollIntervalMs,
+    })
+    const verification = await verifyJobAttestation(client, { chain, escrow, job, log })
+    const output = await fetchOutput({ settings, jobId, job, log })
+    return {
+      jobId: jobId.toString(),
+      verified: {
+        ok: verification.ok,
+        recoveredSigner: verification.recoveredSigner,
+        expectedSigner: verification.expectedSigner,
+      },
+      txHashes: { createJob: transactionHash },
+      createJobChainscan: explorerUrl === null ? null : `${explorerUrl}/tx/${transactionHash}`,
+      service: { id: service.serviceId, modelId: service.modelId, signingAddress: verification.expectedSigner },
+      buyer: account.address,
+      ...(output === null ? {} : { output }),
+    }
+  } catch (error) {
+    // These already name the job and what happened to the money.
+    if (error instanceof JobExpiredRefundedError || error instanceof RefundFailedError || error instanceof JobEndedUnsettledError) throw error
+    throw new RunInterruptedError({ jobId, createJobHash: transactionHash, cause: error })
+  }
+}
+
+type SettleParameters = {
+  chain: MarketSource
+  escrow: Address
+  account: RunSettings['account']
+  jobId: bigint
+  createJobHash: string
+  giveUpAt: number
+  pollIntervalMs: number
+}
+
+/** Waits for settlement; at expiry reclaims the escrow and throws the refund. */
+async function settle(
+  client: Client,
+  { chain, escrow, account, jobId, createJobHash, giveUpAt, pollIntervalMs }: SettleParameters,
+): Promise<Extract<WaitForJobOutcomeReturnType, { outcome: 'settled' }>> {
+  for (;;) {
+    const outcome = await waitForJobOutcome(client, { chain, jobId, pollIntervalMs, giveUpAt })
+    if (outcome.outcome === 'settled') return outcome
+    let refundHash: string | null
+    try {
+      refundHash = await reclaimExpiredJob(client, { account, escrow, jobId })
+    } catch (cause) {
+      throw new RefundFailedError({ jobId, createJobHash, cause })
+    }
+    if (refundHash !== null) throw new JobExpiredRefundedError({ jobId, refundHash, createJobHash })
+    // Not expired by the chain's clock yet, or settled at the last moment: look again.
+    await new Promise((resolve) => setTimeout(resolve, pollIntervalMs))
+  }
+}
+
+async function fetchOutput({
+  settings,
+  jobId,
+  job,
+  log,
+}: {
+  settings: RunSettings
+  jobId: bigint
+  job: { outputRootHash?: `0x${string}` | undefined }
+  log: (message: string) => void
+}): Promise<string | null> {
+  if (settings.outputUrl === null || job.outputRootHash === undefined) return null
+  const fetched = await fetchJobOutput({
+    urlTemplate: settings.outputUrl,
+    jobId,
+    account: settings.account,
+    outputRootHash: job.outputRootHash,
+  })
+  if (fetched.note !== null) log(`run: output of job ${jobId} omitted: ${fetched.note}`)
+  return fetched.output
+}

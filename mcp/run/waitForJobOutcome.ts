@@ -1,0 +1,51 @@
+import type { Client } from 'viem'
+import { getBlock } from 'viem/actions'
+import { type Job, jobStateNames } from '../../contract/job.ts'
+import { JobEndedUnsettledError } from '../../errors/run.ts'
+import type { MarketSource } from '../source/MarketSource.ts'
+
+export type WaitForJobOutcomeParameters = {
+  /** Must read the chain. */
+  chain: MarketSource
+  jobId: bigint
+  pollIntervalMs: number
+  /** Wall-clock limit (ms since epoch) after which the job is treated as due for a refund. */
+  giveUpAt: number
+  /** Consecutive failed polls (node unreachable) tolerated before giving up. */
+  maxFailedPolls?: number
+}
+
+export type WaitForJobOutcomeReturnType =
+  /** Settled, or later Disputed/Slashed (it was settled first): the attestation is on chain. */
+  | { outcome: 'settled'; job: Job }
+  /** Still Pending at or past its expiry (by the chain's clock or the wall clock). */
+  | { outcome: 'expired'; job: Job }
+
+const settledStates = new Set<number>([
+  jobStateNames.indexOf('Settled'),
+  jobStateNames.indexOf('Disputed'),
+  jobStateNames.indexOf('Slashed'),
+])
+const pendingState = jobStateNames.indexOf('Pending')
+
+/** Polls the job on chain until the seller settles it or it expires. */
+export async function waitForJobOutcome(
+  client: Client,
+  { chain, jobId, pollIntervalMs, giveUpAt, maxFailedPolls = 30 }: WaitForJobOutcomeParameters,
+): Promise<WaitForJobOutcomeReturnType> {
+  let failedPolls = 0
+  for (;;) {
+    try {
+      const [job, head] = await Promise.all([chain.getJob({ jobId }), getBlock(client, { blockTag: 'latest' })])
+      failedPolls = 0
+      if (settledStates.has(job.state)) return { outcome: 'settled', job }
+      if (job.state !== pendingState) throw new JobEndedUnsettledError({ jobId, stateName: job.stateName })
+      if (head.timestamp >= BigInt(job.timeout) || Date.now() >= giveUpAt) return { outcome: 'expired', job }
+    } catch (error) {
+      if (error instanceof JobEndedUnsettledError) throw error
+      failedPolls += 1
+      if (failedPolls >= maxFailedPolls) throw error
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollIntervalMs))
+  }
+}

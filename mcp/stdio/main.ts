@@ -1,0 +1,30 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { loadConfig } from '../../config/loadConfig.ts'
+import { createMarketMcpServer } from '../server/createMarketMcpServer.ts'
+import { createToolContext } from '../server/createToolContext.ts'
+import { localTools } from '../tools/localTools.ts'
+
+// Local MCP server over stdio (`npx tee-market-mcp`, five tools). Network: 0g-mainnet unless
+// --network or MARKET_NETWORK says otherwise; everything else as for the indexer (RPC_URL, ...).
+// stdout carries only protocol messages: anything printed by a library goes to stderr instead.
+const log = (message: string): void => {
+  process.stderr.write(`${message}\n`)
+}
+console.log = console.error
+console.info = console.error
+console.debug = console.error
+
+try {
+  const config = loadConfig({ argv: process.argv.slice(2), env: process.env, defaultNetwork: '0g-mainnet' })
+  const context = { ...createToolContext(config, { log }), env: process.env }
+  const server = createMarketMcpServer(context, { tools: localTools })
+  const transport = new StdioServerTransport()
+  transport.onclose = () => process.exit(0)
+  process.stdin.once('end', () => process.exit(0))
+  await server.connect(transport)
+  const source = config.indexerUrl === null ? `chain ${config.rpcUrl}` : `indexer ${config.indexerUrl}`
+  log(`tee-market-mcp (stdio, 5 tools), network ${config.network}, reading ${source}`)
+} catch (error) {
+  log(error instanceof Error ? error.message : String(error))
+  process.exit(1)
+}

@@ -1,0 +1,22 @@
+import { getChainId } from 'viem/actions'
+import { z } from 'zod'
+import { ListServicesResultSchema } from '../../contract/mcp.ts'
+import { defineTool } from './defineTool.ts'
+import type { ToolContext } from './ToolContext.ts'
+
+export const listServicesTool = defineTool({
+  name: 'list_services',
+  title: 'List AI inference services',
+  description:
+    'Lists every AI inference service registered in the TEE-attested marketplace, active or not, ascending by serviceId. ' +
+    'Returns { network, chainId, count, services }; each service has its serviceId, modelId, seller, providerIdentity, ' +
+    'pricePerCall (wei, decimal string), maxInputBytes, signingAddress (the key that must sign its attestations) and active. ' +
+    'Use it first to find a service to inspect with get_service or to pay with run (only active services accept jobs). Takes no arguments.',
+  inputSchema: z.object({}),
+  outputSchema: ListServicesResultSchema,
+  annotations: { title: 'List AI inference services', readOnlyHint: true, openWorldHint: false },
+  async handler({ source, client, network }: ToolContext) {
+    const [services, chainId] = await Promise.all([source.listServices(), getChainId(client)])
+    return { network, chainId, count: services.length, services }
+  },
+})

@@ -1,0 +1,30 @@
+import { RunArgsSchema, RunResultSchema } from '../../contract/mcp.ts'
+import { runJob } from '../run/runJob.ts'
+import { defineTool } from './defineTool.ts'
+import type { LocalToolContext } from './ToolContext.ts'
+
+export const runTool = defineTool({
+  name: 'run',
+  title: 'Pay for one inference',
+  description:
+    "Pays a service's pricePerCall (native token) into escrow for one inference on the prompt, waits until the seller settles the job " +
+    '(about 45 s on the reference chain), verifies its TEE attestation locally and returns { jobId, verified { ok, recoveredSigner, ' +
+    'expectedSigner }, txHashes { createJob }, createJobChainscan, service { id, modelId, signingAddress }, buyer, output? }. ' +
+    "Spends real funds from the MARKET_PRIVATE_KEY wallet (it needs at least 0.005 native token plus price and gas). Before paying it " +
+    "refuses, spending nothing, when the key is missing or malformed, the service is unknown or inactive, the prompt's UTF-8 size exceeds " +
+    'maxInputBytes, the balance is too low, or the price is above MARKET_MAX_PRICE_WEI. If the seller does not settle within timeoutSec ' +
+    '(default 300, 30 to 86400), the escrow is reclaimed and the error names the job and the refund transaction. Never retry a run whose ' +
+    'error names a job id: check that job with get_job instead. Check the service with get_service first.',
+  inputSchema: RunArgsSchema,
+  outputSchema: RunResultSchema,
+  annotations: {
+    title: 'Pay for one inference',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
+  async handler({ chain, client, registry, escrow, explorerUrl, env, log }: LocalToolContext, { serviceId, prompt, timeoutSec }) {
+    return runJob(client, { chain, registry, escrow, explorerUrl, env, serviceId: BigInt(serviceId), prompt, timeoutSec, log })
+  },
+})

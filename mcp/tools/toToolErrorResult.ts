@@ -1,0 +1,23 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { BaseError } from '../../errors/BaseError.ts'
+import { ToolFailedError } from '../../errors/mcp.ts'
+
+export type ToToolErrorResultParameters = {
+  tool: string
+  log: (message: string) => void
+}
+
+/**
+ * The one place errors become MCP tool errors (`isError: true`). Our own errors carry a message
+ * written for the caller; anything else (an RPC failure, a bug) is logged in full and answered
+ * with a generic sentence, so no URL, stack or key material reaches the agent.
+ */
+export function toToolErrorResult(error: unknown, { tool, log }: ToToolErrorResultParameters): CallToolResult {
+  const known = error instanceof BaseError ? error : new ToolFailedError({ tool, cause: error })
+  if (known !== error) log(`${tool} failed: ${describe(error)}`)
+  return { isError: true, content: [{ type: 'text', text: known.message }] }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error)
+}
