@@ -2,9 +2,6 @@ import type { DevnetComponent } from '../DevnetComponent.ts'
 import { seededSellerServices } from './seededSellerServices.ts'
 import { startReferenceSeller } from './startReferenceSeller.ts'
 
-/** Where `npm start` serves the reference seller's outputs (`npm run seller` takes --port). */
-const sellerPort = 8082
-
 /** The reference seller in `npm start`: answers the seed's services of seller #1. */
 export const sellerComponent: DevnetComponent = {
   name: 'seller',
@@ -15,7 +12,7 @@ export const sellerComponent: DevnetComponent = {
       rpcUrl: devnet.rpcUrl,
       deployment: devnet.deployment,
       services,
-      port: sellerPort,
+      port: config.sellerPort,
       host: config.host,
       log,
     })
