@@ -1,4 +1,4 @@
-import type { Address, Client } from 'viem'
+import { BlockNotFoundError, type Address, type Client } from 'viem'
 import { getBlock, getChainId } from 'viem/actions'
 import { findBlockByTimestamp } from '../../chain/read/findBlockByTimestamp.ts'
 import { ChainIdMismatchError } from '../../errors/chain.ts'
@@ -80,20 +80,17 @@ export function createIndexer(
       if (actual !== chainId) throw new ChainIdMismatchError({ expected: chainId, actual })
       firstBlock ??= await findBlockByTimestamp(client, { timestamp: (startBlock as { timestamp: bigint }).timestamp })
     }
-    const head = await getBlock(client, { blockTag: 'latest' })
     const cursor = store.sync.cursor
-    if (cursor !== undefined) {
-      const current =
-        cursor.number > head.number
-          ? undefined
-          : cursor.number === head.number
-            ? head
-            : await getBlock(client, { blockNumber: cursor.number })
-      if (current?.hash !== cursor.hash) {
-        const ancestor = await findCommonAncestor(client, { blocks: store.recentBlocks, headBlock: head.number })
-        if (ancestor === undefined) store.clear()
-        else store.rollback(ancestor)
-      }
+    // One batch: the head, and the cursor block as the node has it now (absent if the chain got
+    // shorter than the cursor).
+    const [head, current] = await Promise.all([
+      getBlock(client, { blockTag: 'latest' }),
+      cursor === undefined ? undefined : getBlock(client, { blockNumber: cursor.number }).catch(absentBlock),
+    ])
+    if (cursor !== undefined && current?.hash !== cursor.hash) {
+      const ancestor = await findCommonAncestor(client, { blocks: store.recentBlocks, headBlock: head.number })
+      if (ancestor === undefined) store.clear()
+      else store.rollback(ancestor)
     }
     const fromBlock = store.sync.cursor === undefined ? firstBlock : store.sync.cursor.number + 1n
     if (fromBlock <= head.number) {
@@ -137,6 +134,11 @@ export function createIndexer(
       await inFlight
     },
   }
+}
+
+function absentBlock(error: unknown): undefined {
+  if (error instanceof BlockNotFoundError) return undefined
+  throw error
 }
 
 function logError(error: unknown): void {

@@ -2,7 +2,7 @@ import { BaseError as ViemBaseError } from 'viem'
 
 /** Phrases nodes and providers use when an `eth_getLogs` range or its result set is too big. */
 const rangeMessage =
-  /range too (large|wide|big)|block range|too many blocks|query returned more than|more than \d+ (results|logs)|exceed(s|ed)? .*(range|limit|results)|response size|limit exceeded|too large/i
+  /range too (large|wide|big)|block range|range (exceeds|is too)|too many blocks|query returned more than|more than \d+ (results|logs)|exceed(s|ed)? .*(range|limit|results|blocks)|response size|limit exceeded|too large/i
 
 /** The JSON-RPC "limit exceeded" code; "invalid params" (-32602) counts only with such a phrase. */
 const limitExceededCode = -32005
