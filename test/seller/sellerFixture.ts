@@ -14,7 +14,7 @@ import {
   parseEther,
   stringToHex,
 } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
+import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
 import { expect } from 'vitest'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
@@ -25,7 +25,7 @@ import { signOutputRequest } from '../../devnet/seller/signOutputRequest.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 
 /** Accounts past the seed's #0..#9, so tests never share a nonce with the seed. */
-export const testAccount = (addressIndex: number): LocalAccount =>
+export const testAccount = (addressIndex: number): HDAccount =>
   mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex })
 
 export const price = parseEther('0.001')
