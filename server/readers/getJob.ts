@@ -7,7 +7,7 @@ export type GetJobReturnType = JobDetail
 
 /** One job with its on-chain history (oldest first); throws JobNotFoundError (`job_not_found`). */
 export function getJob(store: Store, { jobId }: GetJobParameters): GetJobReturnType {
-  const stored = store.jobs.get(jobId)
+  const stored = store.job(jobId)
   if (stored === undefined) throw new JobNotFoundError({ jobId })
   return stored.detail
 }

@@ -13,12 +13,12 @@ export function getSeller(store: Store, { address }: GetSellerParameters): GetSe
   const jobIds = store.sellerJobIds(address)
   const services: Seller['services'] = []
   for (let index = serviceIds.length - 1; index >= 0; index -= 1) {
-    const service = store.services.get(serviceIds[index] as bigint)
+    const service = store.service(serviceIds[index] as bigint)
     if (service !== undefined) services.push(service)
   }
   const jobs: Seller['jobs'] = []
   for (let index = jobIds.length - 1; index >= 0; index -= 1) {
-    const stored = store.jobs.get(jobIds[index] as bigint)
+    const stored = store.job(jobIds[index] as bigint)
     if (stored !== undefined) jobs.push(stored.job)
   }
   return { seller: address, services, jobs }

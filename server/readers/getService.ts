@@ -7,7 +7,7 @@ export type GetServiceReturnType = Service
 
 /** One service by id; throws ServiceNotFoundError (`service_not_found`) when the id is unknown. */
 export function getService(store: Store, { serviceId }: GetServiceParameters): GetServiceReturnType {
-  const service = store.services.get(serviceId)
+  const service = store.service(serviceId)
   if (service === undefined) throw new ServiceNotFoundError({ serviceId })
   return service
 }

@@ -14,7 +14,7 @@ export function listJobs(store: Store, { limit = defaultJobListLimit }: ListJobs
   const { jobIds } = store
   const jobs: JobList['jobs'] = []
   for (let index = jobIds.length - 1; index >= 0 && jobs.length < limit; index -= 1) {
-    const stored = store.jobs.get(jobIds[index] as bigint)
+    const stored = store.job(jobIds[index] as bigint)
     if (stored !== undefined) jobs.push(stored.job)
   }
   return { count: jobs.length, jobs }

@@ -48,8 +48,8 @@ export type StoreSync = {
 }
 
 export type Store = {
-  readonly services: ReadonlyMap<bigint, Service>
-  readonly jobs: ReadonlyMap<bigint, StoredJob>
+  service(serviceId: bigint): Service | undefined
+  job(jobId: bigint): StoredJob | undefined
   /** Every job id, ascending; readers walk it from the end for newest first. */
   readonly jobIds: readonly bigint[]
   readonly counters: Readonly<StoreCounters>
@@ -130,8 +130,6 @@ export function createStore({
 }: CreateStoreParameters): Store {
   const serviceEntries = new Map<bigint, ServiceEntry>()
   const jobEntries = new Map<bigint, JobEntry>()
-  const services = new Map<bigint, Service>()
-  const jobs = new Map<bigint, StoredJob>()
   const jobIds: bigint[] = []
   const sellers = new Map<string, SellerIndex>()
   const counters: StoreCounters = {
@@ -179,12 +177,10 @@ export function createStore({
 
   const rebuildDetail = (entry: JobEntry): void => {
     entry.detail = { ...entry.job, events: entry.events.map(({ entry: event }) => event) }
-    jobs.set(BigInt(entry.job.jobId), { job: entry.job, detail: entry.detail })
   }
 
   const deleteService = (serviceId: bigint, entry: ServiceEntry): void => {
     serviceEntries.delete(serviceId)
-    services.delete(serviceId)
     staleServiceIds.delete(serviceId)
     removeSorted(sellerIndex(entry.service.seller).serviceIds, serviceId)
     counters.services -= 1
@@ -194,7 +190,6 @@ export function createStore({
   const deleteJob = (jobId: bigint, entry: JobEntry): void => {
     count(entry, -1)
     jobEntries.delete(jobId)
-    jobs.delete(jobId)
     staleJobIds.delete(jobId)
     removeSorted(jobIds, jobId)
     removeSorted(sellerIndex(entry.job.seller).jobIds, jobId)
@@ -202,8 +197,8 @@ export function createStore({
   }
 
   const store: Store = {
-    services,
-    jobs,
+    service: (serviceId) => serviceEntries.get(serviceId)?.service,
+    job: (jobId) => jobEntries.get(jobId),
     jobIds,
     counters,
     sync,
@@ -212,7 +207,9 @@ export function createStore({
     recentBlocks,
 
     serviceList() {
-      serviceListCache ??= [...serviceEntries.keys()].sort(compare).map((id) => services.get(id) as Service)
+      serviceListCache ??= [...serviceEntries]
+        .sort(([a], [b]) => compare(a, b))
+        .map(([, entry]) => entry.service)
       return serviceListCache
     },
     sellerServiceIds: (seller) => sellers.get(seller.toLowerCase())?.serviceIds ?? noIds,
@@ -233,7 +230,6 @@ export function createStore({
         if (registeredBlock !== undefined) entry.registeredBlock = registeredBlock
         if (block !== undefined && block > entry.lastBlock) entry.lastBlock = block
       }
-      services.set(serviceId, service)
       staleServiceIds.delete(serviceId)
       serviceListCache = undefined
     },
@@ -249,7 +245,6 @@ export function createStore({
           events: [],
         }
         jobEntries.set(jobId, created)
-        jobs.set(jobId, { job, detail: created.detail })
         insertSorted(jobIds, jobId)
         insertSorted(sellerIndex(job.seller).jobIds, jobId)
         counters.jobs += 1

@@ -44,5 +44,5 @@ test('a settlement is visible through the readers within a poll interval plus on
 })
 
 function getSettledState(indexer: TestIndexer, jobId: bigint): string | undefined {
-  return indexer.store.jobs.has(jobId) ? getJob(indexer.store, { jobId }).stateName : undefined
+  return indexer.store.job(jobId) !== undefined ? getJob(indexer.store, { jobId }).stateName : undefined
 }
