@@ -3,6 +3,7 @@ import { formatEther, toHex } from 'viem'
 import { loadConfig } from '../config/loadConfig.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { ConfigError } from '../errors/config.ts'
+import { mcpComponent } from '../mcp/hosted/mcpComponent.ts'
 import { restComponent } from '../server/http/restComponent.ts'
 import type { DevnetComponent, StartedDevnetComponent } from './DevnetComponent.ts'
 import { plannedServices } from './seed/marketPlan.ts'
@@ -12,7 +13,7 @@ import { sellerComponent } from './seller/sellerComponent.ts'
 import { writeDeploymentRecord } from './writeDeploymentRecord.ts'
 
 /** What runs on top of the devnet, started in this order and stopped in reverse. */
-const components: DevnetComponent[] = [restComponent, sellerComponent]
+const components: DevnetComponent[] = [restComponent, mcpComponent, sellerComponent]
 
 const usage = `Usage: npm start -- [options]
 

@@ -1,5 +1,6 @@
-import { type Address, type Client, BaseError as ViemBaseError, ContractFunctionRevertedError } from 'viem'
+import type { Address, Client } from 'viem'
 import { readContract } from 'viem/actions'
+import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import { readJobs } from '../../chain/read/readJobs.ts'
 import { readServices } from '../../chain/read/readServices.ts'
@@ -15,46 +16,34 @@ export type CreateChainSourceReturnType = MarketSource
 
 /**
  * Reads the registry and the escrow directly, with the same batched readers and mappers the
- * indexer uses, so its answers are the chain's at the latest block.
+ * indexer uses, so its answers are the chain's at the latest block. Ids are checked against
+ * `nextServiceId` / `nextJobId` first: `getService` and `getJob` revert for an unknown id, and a
+ * revert is slow to come back (transports retry it) and says nothing more.
  */
 export function createChainSource(
   client: Client,
   { registry, escrow }: CreateChainSourceParameters,
 ): CreateChainSourceReturnType {
+  const nextServiceId = () => readContract(client, { address: registry, abi: registryAbi, functionName: 'nextServiceId' })
+  const nextJobId = () => readContract(client, { address: escrow, abi: escrowAbi, functionName: 'nextJobId' })
+
   return {
     async listServices() {
-      const nextServiceId = await readContract(client, {
-        address: registry,
-        abi: registryAbi,
-        functionName: 'nextServiceId',
-      })
-      const ids = Array.from({ length: Number(nextServiceId > 1n ? nextServiceId - 1n : 0n) }, (_, index) =>
-        BigInt(index + 1),
-      )
+      const next = await nextServiceId()
+      const ids = Array.from({ length: Number(next > 1n ? next - 1n : 0n) }, (_, index) => BigInt(index + 1))
       return readServices(client, { registry, ids })
     },
     async getService({ serviceId }) {
-      try {
-        const [service] = await readServices(client, { registry, ids: [serviceId] })
-        if (service !== undefined) return service
-      } catch (error) {
-        if (!isRevert(error)) throw error
-      }
-      throw new ServiceNotFoundError({ serviceId })
+      if (serviceId === 0n || serviceId >= (await nextServiceId())) throw new ServiceNotFoundError({ serviceId })
+      const [service] = await readServices(client, { registry, ids: [serviceId] })
+      if (service === undefined) throw new ServiceNotFoundError({ serviceId })
+      return service
     },
     async getJob({ jobId }) {
-      try {
-        const [job] = await readJobs(client, { escrow, ids: [jobId] })
-        if (job !== undefined) return job
-      } catch (error) {
-        if (!isRevert(error)) throw error
-      }
-      throw new JobNotFoundError({ jobId })
+      if (jobId === 0n || jobId >= (await nextJobId())) throw new JobNotFoundError({ jobId })
+      const [job] = await readJobs(client, { escrow, ids: [jobId] })
+      if (job === undefined) throw new JobNotFoundError({ jobId })
+      return job
     },
   }
-}
-
-/** `getService` and `getJob` revert only for an id that was never assigned. */
-function isRevert(error: unknown): boolean {
-  return error instanceof ViemBaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError) !== null
 }
