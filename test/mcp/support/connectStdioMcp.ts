@@ -1,0 +1,48 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { fileURLToPath } from 'node:url'
+
+export const projectRoot = fileURLToPath(new URL('../../..', import.meta.url))
+export const binPath = fileURLToPath(new URL('../../../bin/tee-market-mcp.js', import.meta.url))
+
+export type StdioMcp = {
+  client: Client
+  /** Everything the server wrote to stderr so far. */
+  stderr: () => string
+  call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>
+  close: () => Promise<void>
+}
+
+/** Starts `bin/tee-market-mcp.js` (no arguments) through the SDK's stdio client transport. */
+export async function connectStdioMcp({ env }: { env: Record<string, string> }): Promise<StdioMcp> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [binPath],
+    env,
+    cwd: projectRoot,
+    stderr: 'pipe',
+  })
+  let stderr = ''
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' })
+  await client.connect(transport)
+  return {
+    client,
+    stderr: () => stderr,
+    call: async (name, args) =>
+      (await client.callTool(
+        { name, ...(args === undefined ? {} : { arguments: args }) },
+        undefined,
+        // `run` waits for settlement; the SDK's default request timeout is 60 s.
+        { timeout: 600_000 },
+      )) as CallToolResult,
+    close: () => client.close(),
+  }
+}
+
+export function textOf(result: CallToolResult): string {
+  const [first] = result.content
+  if (first?.type !== 'text') throw new Error('expected a text block')
+  return first.text
+}
