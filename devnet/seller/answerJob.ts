@@ -4,6 +4,7 @@ import {
   type Address,
   type Chain,
   type Hash,
+  type Hex,
   type LocalAccount,
   type PublicClient,
   type Transport,
@@ -19,7 +20,7 @@ import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import { buildAttestationText } from '../../chain/attestation/buildAttestationText.ts'
 import { signAttestation } from '../../chain/attestation/signAttestation.ts'
-import { AttestationRevertedError, SigningKeyUnavailableError } from '../../errors/seller.ts'
+import { AttestationRevertedError, JobInputUnreadableError, SigningKeyUnavailableError } from '../../errors/seller.ts'
 import type { SellerBackend, SellerBackendUsage } from './backends/SellerBackend.ts'
 import type { SellerOutput, SellerStore } from './createSellerStore.ts'
 import { readJobInput } from './readJobInput.ts'
@@ -52,6 +53,8 @@ export type AnswerJobReturnType =
   | { status: 'notPending'; state: number }
   | { status: 'expired'; expiredAt: bigint }
   | { status: 'otherSeller'; seller: Address }
+  /** The prompt cannot be read (see `readJobInput`): left Pending for the buyer to reclaim. */
+  | { status: 'unreadable'; reason: string }
 
 /**
  * Answers one job end to end: reads its state (only a Pending, unexpired job of this seller is
@@ -94,32 +97,24 @@ export async function answerJob(
   const signer = signingAccounts.find((account) => isAddressEqual(account.address, service.signingAddress))
   if (signer === undefined) throw new SigningKeyUnavailableError(job.serviceId, service.signingAddress)
 
-  const answer: SellerOutput =
-    recorded ??
-    (await (async () => {
-      const input = await readJobInput(publicClient, {
-        escrow,
-        jobId,
-        transactionHash,
-        inputCommitment: job.inputCommitment,
-      })
-      const { output, usage } = await backend.answer({
-        jobId,
-        serviceId: job.serviceId,
-        modelId: service.modelId,
-        prompt: hexToString(input),
-      })
-      const fresh: SellerOutput = {
-        jobId,
-        buyer: job.buyer,
-        output,
-        usage,
-        outputRootHash: keccak256(stringToHex(output)),
-        settled: false,
-      }
-      store.putOutput(fresh)
-      return fresh
-    })())
+  let answer: SellerOutput | undefined = recorded
+  if (answer === undefined) {
+    let input: Hex
+    try {
+      input = await readJobInput(publicClient, { escrow, jobId, transactionHash, inputCommitment: job.inputCommitment })
+    } catch (error) {
+      if (error instanceof JobInputUnreadableError) return { status: 'unreadable', reason: error.message }
+      throw error
+    }
+    const { output, usage } = await backend.answer({
+      jobId,
+      serviceId: job.serviceId,
+      modelId: service.modelId,
+      prompt: hexToString(input),
+    })
+    answer = { jobId, buyer: job.buyer, output, usage, outputRootHash: keccak256(stringToHex(output)), settled: false }
+    store.putOutput(answer)
+  }
 
   const text = buildAttestationText({
     // The attested content is the served output itself, so contentHash equals outputRootHash.

@@ -12,6 +12,7 @@ import {
   http,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { ConfigError } from '../../errors/config.ts'
 import { ServiceNotServedError } from '../../errors/seller.ts'
 import type { Deployment } from '../deployment.ts'
 import { type AnswerJobReturnType, answerJob } from './answerJob.ts'
@@ -91,6 +92,7 @@ export async function startReferenceSeller({
   maxBlockRange = 5_000n,
   log = () => {},
 }: StartReferenceSellerParameters): Promise<StartReferenceSellerReturnType> {
+  if (services.length === 0) throw new ConfigError('The reference seller needs at least one service to serve.')
   const transport = http(rpcUrl)
   const publicClient: PublicClient = createPublicClient({ transport, pollingInterval: pollingIntervalMs, cacheTime: 0 })
   const chainId = await publicClient.getChainId()
@@ -129,6 +131,7 @@ export async function startReferenceSeller({
 
   const pending = new Map<bigint, JobCreatedRecord>()
   const lastErrors = new Map<bigint, string>()
+  let lastScanError: string | undefined
   let nextBlock = fromBlock ?? store.resumeBlock() ?? BigInt(deployment.deployBlock)
   let blockRange = maxBlockRange > 0n ? maxBlockRange : 1n
   let stopped = false
@@ -143,10 +146,12 @@ export async function startReferenceSeller({
         for (const job of jobs) if (!pending.has(job.jobId)) pending.set(job.jobId, job)
         nextBlock = toBlock + 1n
       }
+      lastScanError = undefined
     } catch (error) {
       const message = firstLine(error)
       if (rangeErrorPattern.test(message) && blockRange > 1n) blockRange /= 2n
-      log(`scan from block ${nextBlock} failed, retrying: ${message}`)
+      if (message !== lastScanError) log(`scan from block ${nextBlock} failed, retrying: ${message}`)
+      lastScanError = message
     }
   }
 
@@ -155,7 +160,10 @@ export async function startReferenceSeller({
     for (const job of queue) {
       if (stopped) return
       const walletClient = serviceWallets.get(job.serviceId)
-      if (walletClient === undefined) continue
+      if (walletClient === undefined) {
+        pending.delete(job.jobId)
+        continue
+      }
       try {
         const result = await answerJob(
           { publicClient, walletClient },
@@ -190,7 +198,12 @@ export async function startReferenceSeller({
       // Resume where no job can be missed: the oldest job still queued, else past the scan.
       let resume = nextBlock
       for (const job of pending.values()) if (job.blockNumber < resume) resume = job.blockNumber
-      store.setResumeBlock(resume)
+      try {
+        store.setResumeBlock(resume)
+      } catch (error) {
+        // Only the restart shortcut is lost: a later tick writes it again.
+        log(`saving the scan position failed: ${firstLine(error)}`)
+      }
       if (stopped) return
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollingIntervalMs)
@@ -226,6 +239,8 @@ function describeResult(result: AnswerJobReturnType): string | undefined {
       return `skipped: it expired at ${result.expiredAt} before it was answered`
     case 'otherSeller':
       return `skipped: it belongs to seller ${result.seller}`
+    case 'unreadable':
+      return `skipped, left Pending for its buyer to reclaim: ${result.reason}`
     case 'notPending':
       return undefined
   }

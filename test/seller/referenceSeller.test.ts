@@ -1,14 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createTestClient, http, keccak256, stringToHex } from 'viem'
+import { type Hash, createTestClient, hexToString, http, keccak256, stringToHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import { parseAttestationText } from '../../chain/attestation/parseAttestationText.ts'
 import { recoverAttestationSigner } from '../../chain/attestation/recoverAttestationSigner.ts'
 import { createBuiltinBackend } from '../../devnet/seller/backends/createBuiltinBackend.ts'
+import { JobInputUnreadableError } from '../../errors/seller.ts'
+import { readJobInput } from '../../devnet/seller/readJobInput.ts'
 import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
 import {
   type StartReferenceSellerReturnType,
@@ -222,4 +225,52 @@ test('answers the seeded Pending jobs of seller #1 and leaves the others Pending
   } finally {
     await seededSeller.stop()
   }
+})
+
+describe('readJobInput', () => {
+  const createdIn = async (jobId: bigint) => {
+    const [log] = await fixture.publicClient.getContractEvents({
+      address: fixture.deployment.escrow,
+      abi: escrowAbi,
+      eventName: 'JobCreated',
+      args: { jobId },
+      fromBlock: BigInt(fixture.deployment.deployBlock),
+      strict: true,
+    })
+    return log!
+  }
+
+  test('reads the prompt bytes of the createJob calldata', async () => {
+    const jobId = await createJob('Read me from calldata: ünïcödé.')
+    const log = await createdIn(jobId)
+    const input = await readJobInput(fixture.publicClient, {
+      escrow: fixture.deployment.escrow,
+      jobId,
+      transactionHash: log.transactionHash,
+      inputCommitment: log.args.inputCommitment,
+    })
+    expect(hexToString(input)).toBe('Read me from calldata: ünïcödé.')
+  })
+
+  test('refuses calldata that does not match the commitment, or a transaction that is not createJob', async () => {
+    const first = await createdIn(await createJob('First prompt.'))
+    const second = await createdIn(await createJob('Second prompt.'))
+    const read = (transactionHash: Hash) =>
+      readJobInput(fixture.publicClient, {
+        escrow: fixture.deployment.escrow,
+        jobId: second.args.jobId,
+        transactionHash,
+        inputCommitment: second.args.inputCommitment,
+      })
+    await expect(read(first.transactionHash)).rejects.toThrow(JobInputUnreadableError)
+    await expect(read(first.transactionHash)).rejects.toThrow(/does not match the inputCommitment/)
+
+    const [registration] = await fixture.publicClient.getContractEvents({
+      address: fixture.deployment.registry,
+      abi: registryAbi,
+      eventName: 'ServiceRegistered',
+      fromBlock: BigInt(fixture.deployment.deployBlock),
+    })
+    await expect(read(registration!.transactionHash)).rejects.toThrow(/is not a call to the escrow/)
+  })
 })
