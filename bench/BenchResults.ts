@@ -1,0 +1,23 @@
+import type { CeilingComparison } from './compareWithCeiling.ts'
+import type { TargetCheck } from './evaluateTargets.ts'
+import type { GenerateJobsReturnType } from './generateJobs.ts'
+import type { BackfillResult } from './measureBackfill.ts'
+import type { LagResult } from './measureLag.ts'
+import type { MemoryResult } from './measureMemory.ts'
+import type { BenchOptions } from './parseBenchArgs.ts'
+
+/** Everything one `npm run bench` measured; written to bench/results.json (bigints as strings). */
+export type BenchResults = {
+  note: string
+  startedAt: string
+  durationSec: number
+  machine: { cpus: number; cpuModel: string; loadAverage: number[]; node: string }
+  options: BenchOptions
+  generation: GenerateJobsReturnType
+  backfill: BackfillResult
+  lag: LagResult[]
+  rest: CeilingComparison[]
+  mcp: CeilingComparison[]
+  memory: MemoryResult
+  targets: TargetCheck[]
+}

@@ -1,0 +1,43 @@
+import { type Address, encodeFunctionData, keccak256, stringToHex } from 'viem'
+import { escrowAbi } from '../chain/abi/escrow.ts'
+import { buildAttestationText } from '../chain/attestation/buildAttestationText.ts'
+import { signAttestation } from '../chain/attestation/signAttestation.ts'
+import type { BenchService } from './benchServices.ts'
+import type { BenchTransaction } from './createTransactionSender.ts'
+
+export type BuildSettlementParameters = {
+  escrow: Address
+  jobId: bigint
+  service: BenchService
+}
+
+export type BuildSettlementReturnType = BenchTransaction
+
+/** Covers submitAttestation's storage writes (text, signature, hashes) with room to spare. */
+export const settlementGas = 900_000n
+
+/**
+ * The seller's `submitAttestation` for a job: a per-job output, its five-field attestation text
+ * signed by the service's signing key (the on-chain verifier checks it), and a fresh chat id.
+ */
+export async function buildSettlement({ escrow, jobId, service }: BuildSettlementParameters): Promise<BuildSettlementReturnType> {
+  const outputRootHash = keccak256(stringToHex(`bench output of job ${jobId}`))
+  const text = buildAttestationText({
+    contentHash: outputRootHash,
+    usageHash: keccak256(stringToHex(`bench usage of job ${jobId}`)),
+    providerType: 'centralized',
+    providerIdentity: service.providerIdentity,
+    tlsCertFingerprint: keccak256(stringToHex(`tls certificate of ${service.providerIdentity}`)),
+  })
+  const signature = await signAttestation(service.signer, { text })
+  return {
+    from: service.seller,
+    to: escrow,
+    gas: settlementGas,
+    data: encodeFunctionData({
+      abi: escrowAbi,
+      functionName: 'submitAttestation',
+      args: [jobId, outputRootHash, keccak256(stringToHex(`bench chat ${jobId}`)), text, signature],
+    }),
+  }
+}

@@ -1,0 +1,68 @@
+import type { CeilingComparison } from './compareWithCeiling.ts'
+import type { LagResult } from './measureLag.ts'
+import type { BackfillResult } from './measureBackfill.ts'
+import type { MemoryResult } from './measureMemory.ts'
+
+export type TargetCheck = {
+  name: string
+  target: string
+  actual: string
+  met: boolean
+}
+
+export type EvaluateTargetsParameters = {
+  backfill: BackfillResult
+  lag: readonly LagResult[]
+  rest: readonly CeilingComparison[]
+  memory: MemoryResult
+}
+
+export type EvaluateTargetsReturnType = TargetCheck[]
+
+/** The issue's targets, each with the figure this run measured. */
+export function evaluateTargets({ backfill, lag, rest, memory }: EvaluateTargetsParameters): EvaluateTargetsReturnType {
+  const ratioOf = (path: string): number => rest.find((row) => row.name === path)?.ratio ?? Number.NaN
+  const percent = (value: number): string => `${(value * 100).toFixed(0)} %`
+  const checks: TargetCheck[] = [
+    { name: '/v1/jobs/:id vs ceiling', target: '>= 70 %', actual: percent(ratioOf('GET /v1/jobs/:id')), met: ratioOf('GET /v1/jobs/:id') >= 0.7 },
+    {
+      name: '/v1/jobs?limit=50 vs ceiling',
+      target: '>= 50 %',
+      actual: percent(ratioOf('GET /v1/jobs?limit=50')),
+      met: ratioOf('GET /v1/jobs?limit=50') >= 0.5,
+    },
+    { name: 'back-fill jobs/s', target: '>= 5,000', actual: backfill.jobsPerSec.toFixed(0), met: backfill.jobsPerSec >= 5_000 },
+    {
+      name: 'RPC requests per job (HTTP)',
+      target: '<= 0.1',
+      actual: backfill.httpRequestsPerJob.toFixed(4),
+      met: backfill.httpRequestsPerJob <= 0.1,
+    },
+    {
+      name: 'RPC calls per job (JSON-RPC)',
+      target: '<= 0.1',
+      actual: backfill.rpcCallsPerJob.toFixed(3),
+      met: backfill.rpcCallsPerJob <= 0.1,
+    },
+  ]
+  const [slowest, ...faster] = [...lag].sort((a, b) => b.pollIntervalMs - a.pollIntervalMs)
+  if (slowest !== undefined) {
+    const limit = slowest.pollIntervalMs + 500
+    checks.push({
+      name: `lag p95 at ${slowest.label}`,
+      target: `<= ${limit} ms`,
+      actual: `${slowest.p95Ms.toFixed(0)} ms`,
+      met: slowest.p95Ms <= limit && slowest.missed === 0,
+    })
+  }
+  for (const row of faster) {
+    checks.push({ name: `lag p95 at ${row.label}`, target: '<= 500 ms', actual: `${row.p95Ms.toFixed(0)} ms`, met: row.p95Ms <= 500 && row.missed === 0 })
+  }
+  checks.push({
+    name: 'heap per indexed job',
+    target: '<= 2,048 B',
+    actual: `${memory.heapPerJobBytes.toFixed(0)} B`,
+    met: memory.heapPerJobBytes <= 2_048,
+  })
+  return checks
+}

@@ -1,0 +1,263 @@
+import { type Address, encodeFunctionData, getAbiItem, type GetLogsReturnType, keccak256, parseEther, stringToHex } from 'viem'
+import { getBlockNumber, getLogs, increaseTime, mine, readContract, setAutomine, setBlockGasLimit } from 'viem/actions'
+import { arbiterAbi } from '../chain/abi/arbiter.ts'
+import { escrowAbi } from '../chain/abi/escrow.ts'
+import { registryAbi } from '../chain/abi/registry.ts'
+import type { Deployment } from '../devnet/deployment.ts'
+import { BenchSetupError } from '../errors/bench.ts'
+import { benchAccounts } from './benchAccounts.ts'
+import { benchServices, type BenchService } from './benchServices.ts'
+import { buildSettlement } from './buildSettlement.ts'
+import type { BenchClients } from './createBenchClients.ts'
+import { createTransactionSender, type BenchTransaction } from './createTransactionSender.ts'
+
+export type BenchOutcome = 'pending' | 'settled' | 'expired' | 'disputed' | 'slashed' | 'disputeRejected'
+
+export type GenerateJobsParameters = {
+  deployment: Deployment
+  jobs: number
+  onProgress?: (message: string) => void
+}
+
+export type GenerateJobsReturnType = {
+  jobs: number
+  services: number
+  /** Jobs per planned outcome. */
+  outcomes: Record<BenchOutcome, number>
+  /** Logs of the registry and the escrow from the deploy block to `headBlock`: what an indexer reads. */
+  events: number
+  transactions: number
+  blocks: number
+  headBlock: bigint
+  /** A settled job (it has attestation fields and events), for the single-job endpoints. */
+  sampleJobId: bigint
+  /** The seller with the most jobs, for `/v1/sellers/:address`. */
+  sampleSeller: Address
+  durationMs: number
+}
+
+/**
+ * The outcome of the i-th job created, by `i mod 47` (prime to the 50 services, so every service
+ * gets every outcome): 32 settled, 5 pending, 4 expired, 2 disputed, 2 slashed, 2 disputes rejected.
+ */
+const outcomeCycle: readonly BenchOutcome[] = Array.from({ length: 47 }, (_, position): BenchOutcome => {
+  if ([3, 13, 23, 33, 43].includes(position)) return 'pending'
+  if ([7, 17, 27, 37].includes(position)) return 'expired'
+  if ([9, 29].includes(position)) return 'disputed'
+  if ([19, 39].includes(position)) return 'slashed'
+  if ([24, 44].includes(position)) return 'disputeRejected'
+  return 'settled'
+})
+
+/** Escrow logs each outcome leaves beyond JobCreated. */
+const extraEvents: Record<BenchOutcome, number> = {
+  pending: 0,
+  expired: 1, // JobExpired
+  settled: 2, // JobAttested, JobSettled
+  disputed: 3, // + JobDisputed
+  slashed: 4, // + JobSlashed
+  disputeRejected: 4, // + DisputeRejected
+}
+
+const longTimeoutSeconds = 86_400n
+const expiringTimeoutSeconds = 60n
+const disputeBond = parseEther('0.001')
+const slashShares = [parseEther('0.001'), parseEther('0.0005'), parseEther('0.0005')] as const
+const sellerBond = parseEther('100')
+const gas = { register: 1_000_000n, stake: 200_000n, createJob: 300_000n, dispute: 200_000n, resolve: 500_000n, reclaim: 200_000n }
+/** Room for ~1,000 settlements a block: the default 30M gas would hold only ~30 at their gas limit. */
+const blockGasLimit = 1_000_000_000n
+
+const jobCreatedEvent = getAbiItem({ abi: escrowAbi, name: 'JobCreated' })
+const prompts = ['Summarise this paragraph.', 'Translate to French: good morning.', 'Write a haiku about rain.', 'List three sorting algorithms.']
+
+type PlannedJob = { index: number; outcome: BenchOutcome; service: BenchService; buyer: Address; jobId?: bigint }
+
+/**
+ * Fills a freshly deployed market quickly: 50 services from 5 sellers, then `jobs` jobs from 24
+ * buyers with mixed outcomes, with automine off and a few hundred transactions per block. Settles
+ * with real attestations, disputes through the arbiter (slash or reject), expires some after
+ * moving the clock. Leaves automine on again.
+ */
+export async function generateJobs(
+  clients: BenchClients,
+  { deployment, jobs, onProgress = () => {} }: GenerateJobsParameters,
+): Promise<GenerateJobsReturnType> {
+  const startedAt = performance.now()
+  const { registry, escrow, arbiter } = deployment
+  const sender = createTransactionSender(clients)
+  let transactions = 0
+  let blocks = 0
+  const phase = async <item>(
+    name: string,
+    items: readonly item[],
+    build: (item: item) => BenchTransaction | Promise<BenchTransaction>,
+    perBlock?: number,
+  ): Promise<void> => {
+    const phaseStart = performance.now()
+    const sent = await sender.sendInBlocks({ items, build, perBlock })
+    transactions += sent.transactions
+    blocks += sent.blocks
+    onProgress(`${name}: ${sent.transactions} transactions in ${sent.blocks} blocks, ${((performance.now() - phaseStart) / 1000).toFixed(1)} s`)
+  }
+
+  const firstServiceId = await readContract(clients.public, { address: registry, abi: registryAbi, functionName: 'nextServiceId' })
+  if (firstServiceId !== 1n) throw new BenchSetupError('The bench needs a fresh deployment: services already exist.')
+  await setAutomine(clients.test, false)
+  await setBlockGasLimit(clients.test, { gasLimit: blockGasLimit })
+
+  // One registration a block, so service ids follow the plan whatever order the node picks.
+  await phase(
+    'register services',
+    benchServices,
+    (service) => ({
+      from: service.seller,
+      to: registry,
+      gas: gas.register,
+      data: encodeFunctionData({
+        abi: registryAbi,
+        functionName: 'registerService',
+        args: [
+          keccak256(stringToHex(`capability: chat completion, ${service.modelId}`)),
+          service.modelId,
+          service.seller,
+          service.signer.address,
+          service.providerIdentity,
+          'centralized',
+          service.index % 3 !== 0,
+          service.pricePerCall,
+          16_384n,
+          stringToHex(`ipfs://tee-market-bench/agents/${service.index}.json`),
+        ],
+      }),
+    }),
+    1,
+  )
+  await phase('stake seller bonds', benchAccounts.sellers, (seller) => ({
+    from: seller,
+    to: arbiter,
+    gas: gas.stake,
+    value: sellerBond,
+    data: encodeFunctionData({ abi: arbiterAbi, functionName: 'stake' }),
+  }))
+  const registryLogs = await getLogs(clients.public, { address: registry, fromBlock: BigInt(deployment.deployBlock) })
+
+  const buyers = benchAccounts.buyers
+  const planned: PlannedJob[] = Array.from({ length: jobs }, (_, index) => ({
+    index,
+    outcome: outcomeCycle[index % outcomeCycle.length] as BenchOutcome,
+    service: benchServices[index % benchServices.length] as BenchService,
+    buyer: buyers[index % buyers.length] as Address,
+  }))
+  const firstJobBlock = (await getBlockNumber(clients.public)) + 1n
+  await phase('create jobs', planned, (job) => ({
+    from: job.buyer,
+    to: escrow,
+    gas: gas.createJob,
+    value: job.service.pricePerCall,
+    data: encodeFunctionData({
+      abi: escrowAbi,
+      functionName: 'createJob',
+      args: [
+        BigInt(job.service.index + 1),
+        stringToHex(`${prompts[job.index % prompts.length]} (bench job ${job.index})`),
+        job.outcome === 'expired' ? expiringTimeoutSeconds : longTimeoutSeconds,
+      ],
+    }),
+  }))
+  await assignJobIds(clients, { escrow, planned, fromBlock: firstJobBlock, buyers })
+
+  const withOutcome = (...outcomes: BenchOutcome[]): PlannedJob[] => planned.filter((job) => outcomes.includes(job.outcome))
+  const jobIdOf = (job: PlannedJob): bigint => job.jobId as bigint
+  await phase('settle jobs', withOutcome('settled', 'disputed', 'slashed', 'disputeRejected'), (job) =>
+    buildSettlement({ escrow, jobId: jobIdOf(job), service: job.service }),
+  )
+  await phase('dispute jobs', withOutcome('disputed', 'slashed', 'disputeRejected'), (job) => ({
+    from: job.buyer,
+    to: escrow,
+    gas: gas.dispute,
+    value: disputeBond,
+    data: encodeFunctionData({ abi: escrowAbi, functionName: 'dispute', args: [jobIdOf(job)] }),
+  }))
+  await phase('resolve disputes', withOutcome('slashed', 'disputeRejected'), (job) => ({
+    from: benchAccounts.deployer,
+    to: arbiter,
+    gas: gas.resolve,
+    data:
+      job.outcome === 'slashed'
+        ? encodeFunctionData({ abi: arbiterAbi, functionName: 'slash', args: [jobIdOf(job), ...slashShares] })
+        : encodeFunctionData({ abi: arbiterAbi, functionName: 'rejectDispute', args: [jobIdOf(job)] }),
+  }))
+  await increaseTime(clients.test, { seconds: Number(expiringTimeoutSeconds) * 2 })
+  await mine(clients.test, { blocks: 1 })
+  await phase('reclaim expired jobs', withOutcome('expired'), (job) => ({
+    from: job.buyer,
+    to: escrow,
+    gas: gas.reclaim,
+    data: encodeFunctionData({ abi: escrowAbi, functionName: 'reclaimExpired', args: [jobIdOf(job)] }),
+  }))
+  await setAutomine(clients.test, true)
+
+  const outcomes: Record<BenchOutcome, number> = { pending: 0, settled: 0, expired: 0, disputed: 0, slashed: 0, disputeRejected: 0 }
+  let escrowEvents = 0
+  for (const job of planned) {
+    outcomes[job.outcome] += 1
+    escrowEvents += 1 + extraEvents[job.outcome]
+  }
+  const jobsPerSeller = new Map<Address, number>()
+  for (const job of planned) jobsPerSeller.set(job.service.seller, (jobsPerSeller.get(job.service.seller) ?? 0) + 1)
+  const sampleSeller = [...jobsPerSeller].sort((a, b) => b[1] - a[1])[0]?.[0] ?? (benchAccounts.sellers[0] as Address)
+  const settled = withOutcome('settled')
+  const sample = settled[Math.floor(settled.length / 2)]
+
+  return {
+    jobs,
+    services: benchServices.length,
+    outcomes,
+    events: registryLogs.length + escrowEvents,
+    transactions,
+    blocks,
+    headBlock: await getBlockNumber(clients.public),
+    sampleJobId: sample === undefined ? 1n : jobIdOf(sample),
+    sampleSeller,
+    durationMs: performance.now() - startedAt,
+  }
+}
+
+type JobCreatedLog = GetLogsReturnType<typeof jobCreatedEvent, [typeof jobCreatedEvent], true>[number]
+type AssignJobIdsParameters = { escrow: Address; planned: PlannedJob[]; fromBlock: bigint; buyers: readonly Address[] }
+
+/** Blocks per `eth_getLogs` when reading back the JobCreated logs (a few thousand logs each). */
+const logPageBlocks = 20n
+
+/**
+ * Learns each planned job's id from the JobCreated logs. The node may order different buyers'
+ * transactions in a block any way it likes, but one buyer's go in nonce order, so a buyer's k-th
+ * job by id is the k-th it sent: planned job `k * buyers + b`.
+ */
+async function assignJobIds(clients: BenchClients, { escrow, planned, fromBlock, buyers }: AssignJobIdsParameters): Promise<void> {
+  const toBlock = await getBlockNumber(clients.public)
+  const pages: Promise<JobCreatedLog[]>[] = []
+  for (let from = fromBlock; from <= toBlock; from += logPageBlocks) {
+    const to = from + logPageBlocks - 1n < toBlock ? from + logPageBlocks - 1n : toBlock
+    pages.push(getLogs(clients.public, { address: escrow, event: jobCreatedEvent, fromBlock: from, toBlock: to, strict: true }))
+  }
+  const logs = (await Promise.all(pages)).flat()
+  if (logs.length !== planned.length) {
+    throw new BenchSetupError(`Expected ${planned.length} JobCreated logs, found ${logs.length}: some createJob transactions failed.`)
+  }
+  const seen = new Map<Address, number>()
+  const buyerIndex = new Map(buyers.map((buyer, index) => [buyer.toLowerCase(), index]))
+  for (const log of logs.sort((a, b) => (a.args.jobId < b.args.jobId ? -1 : 1))) {
+    const buyer = buyerIndex.get(log.args.buyer.toLowerCase())
+    if (buyer === undefined) throw new BenchSetupError(`Job "${log.args.jobId}" was created by an unexpected buyer ${log.args.buyer}.`)
+    const address = buyers[buyer] as Address
+    const k = seen.get(address) ?? 0
+    seen.set(address, k + 1)
+    const job = planned[k * buyers.length + buyer]
+    if (job === undefined || BigInt(job.service.index + 1) !== log.args.serviceId) {
+      throw new BenchSetupError(`Job "${log.args.jobId}" does not match the plan (service ${log.args.serviceId}).`)
+    }
+    job.jobId = log.args.jobId
+  }
+}

@@ -1,0 +1,86 @@
+import type { Stats } from '../contract/stats.ts'
+import type { BenchChild } from './spawnBenchChild.ts'
+import type { GenerateJobsReturnType } from './generateJobs.ts'
+import type { ServeIndexerMessage } from './serveIndexer.ts'
+import type { StartCountingProxyReturnType } from './startCountingProxy.ts'
+
+export type MeasureBackfillParameters = {
+  /** Counts the server's RPC traffic; reset before the server was started. */
+  proxy: StartCountingProxyReturnType
+  generated: GenerateJobsReturnType
+}
+
+export type BackfillResult = {
+  jobs: number
+  events: number
+  seconds: number
+  jobsPerSec: number
+  eventsPerSec: number
+  /** HTTP requests to the node (a JSON-RPC batch counts once). */
+  httpRequests: number
+  /** JSON-RPC calls inside them. */
+  rpcCalls: number
+  httpRequestsPerJob: number
+  rpcCallsPerJob: number
+  methods: Record<string, number>
+  /** The indexed counters equal what the generator planned. */
+  consistent: boolean
+  /** What differs, when not consistent. */
+  mismatch: string | null
+}
+
+export type MeasureBackfillReturnType = {
+  result: BackfillResult
+  /** The `backfilled` report, which also carries the memory figures. */
+  report: Extract<ServeIndexerMessage, { type: 'backfilled' }>
+  restUrl: string
+  mcpUrl: string | null
+}
+
+/**
+ * Waits for the fresh server to reach the head, then checks what it indexed against the plan
+ * through `/v1/stats`. The time is the indexer's own (from its start to the end of the back-fill).
+ */
+export async function measureBackfill(
+  server: BenchChild<ServeIndexerMessage>,
+  { proxy, generated }: MeasureBackfillParameters,
+): Promise<MeasureBackfillReturnType> {
+  const report = await server.next('backfilled')
+  const counts = proxy.counts()
+  const { restUrl, mcpUrl } = await server.next('listening')
+
+  const stats = (await (await fetch(`${restUrl}/v1/stats`)).json()) as Stats
+  const { outcomes } = generated
+  const expected = {
+    services: generated.services,
+    total: generated.jobs,
+    settled: outcomes.settled + outcomes.disputed + outcomes.slashed + outcomes.disputeRejected,
+    expired: outcomes.expired,
+    slashed: outcomes.slashed,
+  }
+  const actual = { services: stats.services, ...stats.jobs }
+  const differences = (Object.keys(expected) as (keyof typeof expected)[])
+    .filter((key) => expected[key] !== actual[key])
+    .map((key) => `${key}: expected ${expected[key]}, indexed ${actual[key]}`)
+
+  const seconds = report.backfillMs / 1000
+  return {
+    report,
+    restUrl,
+    mcpUrl,
+    result: {
+      jobs: report.jobs,
+      events: generated.events,
+      seconds,
+      jobsPerSec: report.jobs / seconds,
+      eventsPerSec: generated.events / seconds,
+      httpRequests: counts.httpRequests,
+      rpcCalls: counts.rpcCalls,
+      httpRequestsPerJob: counts.httpRequests / report.jobs,
+      rpcCallsPerJob: counts.rpcCalls / report.jobs,
+      methods: counts.methods,
+      consistent: differences.length === 0,
+      mismatch: differences.length === 0 ? null : differences.join('; '),
+    },
+  }
+}

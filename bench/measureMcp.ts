@@ -1,0 +1,31 @@
+import { compareWithCeiling, type CompareWithCeilingReturnType, type LoadSettings } from './compareWithCeiling.ts'
+
+export type MeasureMcpParameters = {
+  jobId: bigint
+  load: LoadSettings
+}
+
+export type MeasureMcpReturnType = CompareWithCeilingReturnType
+
+/** Streamable HTTP asks clients to accept both answer forms. */
+const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+
+/**
+ * `tools/call` on the hosted MCP server (stateless: each POST stands alone, no initialize), the
+ * server reading through the REST indexer as deployed, against the ceiling.
+ */
+export function measureMcp(mcpUrl: string, { jobId, load }: MeasureMcpParameters): Promise<MeasureMcpReturnType> {
+  const { origin, pathname } = new URL(mcpUrl)
+  const call = (name: string, args: Record<string, string>): string =>
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })
+  const check = (_status: number, body: string): string | undefined =>
+    !body.includes('"result"') || body.includes('"isError":true') ? body.slice(0, 300) : undefined
+  return compareWithCeiling({
+    origin,
+    load,
+    targets: [
+      { name: 'tools/call get_job', method: 'POST', path: pathname, headers, body: call('get_job', { jobId: jobId.toString() }), check },
+      { name: 'tools/call list_services', method: 'POST', path: pathname, headers, body: call('list_services', {}), check },
+    ],
+  })
+}

@@ -1,0 +1,27 @@
+import type { Address } from 'viem'
+import { compareWithCeiling, type CompareWithCeilingReturnType, type LoadSettings } from './compareWithCeiling.ts'
+
+export type MeasureRestParameters = {
+  /** A settled job: the detail carries attestation fields and several events. */
+  jobId: bigint
+  seller: Address
+  load: LoadSettings
+}
+
+export type MeasureRestReturnType = CompareWithCeilingReturnType
+
+/** Throughput and latency of the read endpoints with the N-job store loaded, against the ceiling. */
+export function measureRest(restUrl: string, { jobId, seller, load }: MeasureRestParameters): Promise<MeasureRestReturnType> {
+  return compareWithCeiling({
+    origin: restUrl,
+    load,
+    targets: [
+      { name: 'GET /v1/jobs/:id', method: 'GET', path: `/v1/jobs/${jobId}` },
+      { name: 'GET /v1/jobs?limit=50', method: 'GET', path: '/v1/jobs?limit=50' },
+      { name: 'GET /v1/services', method: 'GET', path: '/v1/services' },
+      { name: 'GET /v1/sellers/:address', method: 'GET', path: `/v1/sellers/${seller}` },
+      { name: 'GET /v1/stats', method: 'GET', path: '/v1/stats' },
+      { name: 'GET /healthz', method: 'GET', path: '/healthz' },
+    ],
+  })
+}

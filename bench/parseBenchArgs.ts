@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util'
+import { BenchArgumentError } from '../errors/bench.ts'
+
+export type BenchOptions = {
+  quick: boolean
+  jobs: number
+  /** Measured seconds per endpoint (after the warm-up). */
+  durationSec: number
+  warmupSec: number
+  connections: number
+  lagJobs: number
+  lagPaceMs: number
+  /** The default poll interval, and the fastest the bench tries. */
+  defaultPollMs: number
+  fastPollMs: number
+  /** Run the server under test with `--cpu-prof`, profiles in this directory. */
+  cpuProfDir: string | null
+  resultsPath: string
+}
+
+export type ParseBenchArgsReturnType = BenchOptions
+
+const usage =
+  'Usage: npm run bench -- [--quick] [--jobs N] [--duration S] [--warmup S] [--connections C] ' +
+  '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--cpu-prof DIR] [--out FILE]'
+
+/** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
+export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnType {
+  let values
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: {
+        quick: { type: 'boolean', default: false },
+        jobs: { type: 'string' },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        connections: { type: 'string' },
+        'lag-jobs': { type: 'string' },
+        'lag-pace': { type: 'string' },
+        'fast-poll': { type: 'string' },
+        'cpu-prof': { type: 'string' },
+        out: { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values
+  } catch (cause) {
+    throw new BenchArgumentError(`${cause instanceof Error ? cause.message : String(cause)} ${usage}`, { cause })
+  }
+  const quick = values.quick === true
+  const number = (flag: string, value: string | undefined, fallback: number, min: number): number => {
+    if (value === undefined) return fallback
+    const parsed = Number(value)
+    if (!Number.isFinite(parsed) || parsed < min) throw new BenchArgumentError(`--${flag} must be a number of at least ${min}, got "${value}". ${usage}`)
+    return parsed
+  }
+  return {
+    quick,
+    jobs: Math.floor(number('jobs', values.jobs, quick ? 2_000 : 10_000, 1)),
+    durationSec: number('duration', values.duration, quick ? 3 : 10, 1),
+    warmupSec: number('warmup', values.warmup, quick ? 0.5 : 2, 0),
+    connections: Math.floor(number('connections', values.connections, 64, 1)),
+    lagJobs: Math.floor(number('lag-jobs', values['lag-jobs'], quick ? 100 : 200, 1)),
+    lagPaceMs: number('lag-pace', values['lag-pace'], quick ? 50 : 100, 1),
+    defaultPollMs: 3_000,
+    fastPollMs: Math.floor(number('fast-poll', values['fast-poll'], 100, 1)),
+    cpuProfDir: values['cpu-prof'] ?? null,
+    resultsPath: values.out ?? 'bench/results.json',
+  }
+}

@@ -1,0 +1,125 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
+import { resolve } from 'node:path'
+import { BaseError } from '../errors/BaseError.ts'
+import { BenchChildError } from '../errors/bench.ts'
+import type { BenchResults } from './BenchResults.ts'
+import { evaluateTargets } from './evaluateTargets.ts'
+import { generateJobs } from './generateJobs.ts'
+import { measureBackfill } from './measureBackfill.ts'
+import { measureLag } from './measureLag.ts'
+import { measureMcp } from './measureMcp.ts'
+import { measureMemory } from './measureMemory.ts'
+import { measureRest } from './measureRest.ts'
+import { parseBenchArgs } from './parseBenchArgs.ts'
+import { printTable } from './printTable.ts'
+import type { ServeIndexerMessage, ServeIndexerOptions } from './serveIndexer.ts'
+import { spawnBenchChild, type BenchChild } from './spawnBenchChild.ts'
+import { startBenchDevnet } from './startBenchDevnet.ts'
+import { startCountingProxy } from './startCountingProxy.ts'
+
+/**
+ * `npm run bench [-- --quick | --jobs N | ...]`: builds an N-job market on a devnet of its own,
+ * then measures the back-fill, the settlement lag, REST and MCP throughput against a bare-server
+ * ceiling, and memory. Prints tables and writes bench/results.json. Progress goes to stderr.
+ */
+const progress = (message: string): void => {
+  process.stderr.write(`bench: ${message}\n`)
+}
+const children: BenchChild<{ type: string }>[] = []
+const cleanups: (() => Promise<void>)[] = []
+
+try {
+  const options = parseBenchArgs(process.argv.slice(2))
+  const startedAt = new Date()
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown', loadAverage: loadavg(), node: process.version }
+  const load = { connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec }
+
+  progress(`starting a devnet and generating ${options.jobs} jobs`)
+  const devnet = await startBenchDevnet()
+  cleanups.push(devnet.stop)
+  const generation = await generateJobs(devnet.clients, { deployment: devnet.deployment, jobs: options.jobs, onProgress: progress })
+
+  const proxy = await startCountingProxy({ target: devnet.rpcUrl })
+  cleanups.push(proxy.stop)
+  const startServer = (serve: ServeIndexerOptions, name: string): BenchChild<ServeIndexerMessage> => {
+    const nodeFlags = ['--expose-gc']
+    if (options.cpuProfDir !== null) {
+      mkdirSync(options.cpuProfDir, { recursive: true })
+      nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`)
+    }
+    const child = spawnBenchChild<ServeIndexerMessage>({ entry: 'bench/serveIndexer.ts', options: serve, nodeFlags, name })
+    children.push(child)
+    return child
+  }
+
+  progress('back-filling a fresh indexer (default poll) through the counting proxy')
+  proxy.reset()
+  const server = startServer(
+    {
+      rpcUrl: proxy.url,
+      deployment: devnet.deployment,
+      startBlock: devnet.deployment.deployBlock,
+      pollIntervalMs: options.defaultPollMs,
+      mcp: true,
+    },
+    'server under test',
+  )
+  const backfilled = await measureBackfill(server, { proxy, generated: generation })
+  if (backfilled.mcpUrl === null) throw new BenchChildError('The server under test started no MCP server.')
+
+  progress(`measuring lag: ${options.lagJobs} settlements at ${options.defaultPollMs} ms and ${options.fastPollMs} ms polls`)
+  // The fast observer starts at the head: only the lag jobs matter to it, not a second back-fill.
+  const fastServer = startServer(
+    {
+      rpcUrl: devnet.rpcUrl,
+      deployment: devnet.deployment,
+      startBlock: (generation.headBlock + 1n).toString(),
+      pollIntervalMs: options.fastPollMs,
+      mcp: false,
+    },
+    'fast-poll server',
+  )
+  const { restUrl: fastRestUrl } = await fastServer.next('listening')
+  const lag = await measureLag(devnet.clients, {
+    deployment: devnet.deployment,
+    jobs: options.lagJobs,
+    paceMs: options.lagPaceMs,
+    observers: [
+      { label: `${options.defaultPollMs / 1000} s poll (default)`, pollIntervalMs: options.defaultPollMs, restUrl: backfilled.restUrl },
+      { label: `${options.fastPollMs} ms poll (fastest tried)`, pollIntervalMs: options.fastPollMs, restUrl: fastRestUrl },
+    ],
+  })
+  await fastServer.stop()
+
+  progress(`loading REST endpoints (${options.warmupSec} s warm-up + ${options.durationSec} s each, ours then the ceiling)`)
+  const rest = await measureRest(backfilled.restUrl, { jobId: generation.sampleJobId, seller: generation.sampleSeller, load })
+  progress('loading MCP tools/call')
+  const mcp = await measureMcp(backfilled.mcpUrl, { jobId: generation.sampleJobId, load })
+  const memory = await measureMemory(server, { report: backfilled.report })
+
+  const results: BenchResults = {
+    note: 'figures from a shared 2-core machine',
+    startedAt: startedAt.toISOString(),
+    durationSec: (Date.now() - startedAt.getTime()) / 1000,
+    machine,
+    options,
+    generation,
+    backfill: backfilled.result,
+    lag,
+    rest,
+    mcp,
+    memory,
+    targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory }),
+  }
+  const resultsPath = resolve(options.resultsPath)
+  writeFileSync(resultsPath, `${JSON.stringify(results, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`)
+  console.log(printTable(results))
+  console.log(`\nwritten to ${options.resultsPath} in ${results.durationSec.toFixed(0)} s`)
+} catch (error) {
+  console.error(error instanceof BaseError ? `bench: ${error.message}${error.details === undefined ? '' : `\n${error.details}`}` : error)
+  process.exitCode = 1
+} finally {
+  for (const child of children.reverse()) await child.stop()
+  for (const cleanup of cleanups.reverse()) await cleanup()
+}

@@ -1,0 +1,39 @@
+import autocannon from 'autocannon'
+
+export type RunLoadParameters = {
+  url: string
+  method?: 'GET' | 'POST'
+  body?: string
+  headers?: Record<string, string>
+  connections: number
+  durationSec: number
+  /** Load at the same level first, not counted: JIT, connection setup, caches. */
+  warmupSec: number
+}
+
+export type RunLoadReturnType = {
+  /** Responses with a 2xx status per second of the measured run. */
+  requestsPerSec: number
+  p50Ms: number
+  p99Ms: number
+  requests: number
+  /** Connection errors, timeouts and non-2xx answers: any of them spoils the figure. */
+  failures: number
+}
+
+/**
+ * Drives one URL with autocannon from this process (the server runs in another): a warm-up run,
+ * then the measured run.
+ */
+export async function runLoad({ url, method = 'GET', body, headers, connections, durationSec, warmupSec }: RunLoadParameters): Promise<RunLoadReturnType> {
+  const options = { url, method, body, headers, connections, timeout: 10 }
+  if (warmupSec > 0) await autocannon({ ...options, duration: warmupSec })
+  const result = await autocannon({ ...options, duration: durationSec })
+  return {
+    requestsPerSec: result['2xx'] / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result['2xx'],
+    failures: result.errors + result.timeouts + result.non2xx,
+  }
+}

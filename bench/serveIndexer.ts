@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { loadConfig } from '../config/loadConfig.ts'
+import type { Deployment } from '../devnet/deployment.ts'
+import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
+import { buildApp } from '../server/http/buildApp.ts'
+import { buildDocsHtml } from '../server/http/buildDocsHtml.ts'
+import { startIndexer } from '../server/indexer/startIndexer.ts'
+import { receiveBenchOptions } from './receiveBenchOptions.ts'
+
+/** What the bench hands the server under test. */
+export type ServeIndexerOptions = {
+  rpcUrl: string
+  deployment: Deployment
+  /** First block to index; the deploy block for a full back-fill. */
+  startBlock: string
+  pollIntervalMs: number
+  /** Also start the hosted MCP server, reading through this process's REST API. */
+  mcp: boolean
+}
+
+export type MemoryFigures = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
+
+export type ServeIndexerMessage =
+  | { type: 'backfilled'; backfillMs: number; jobs: number; baseline: MemoryFigures; loaded: MemoryFigures }
+  | { type: 'listening'; restUrl: string; mcpUrl: string | null }
+  | { type: 'memory'; usage: MemoryFigures }
+
+/**
+ * The server under test, in its own process: the real indexer (`startIndexer`, so its own RPC
+ * client and batching), the REST app and optionally the hosted MCP server, as `npm start` runs
+ * them. The back-fill is timed alone (the REST app is built once it is done), and memory is
+ * measured after a full GC before and after it.
+ */
+const options = await receiveBenchOptions<ServeIndexerOptions>()
+const send = (message: ServeIndexerMessage): void => {
+  process.send?.(message)
+}
+const measureMemory = (): MemoryFigures => {
+  globalThis.gc?.()
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage()
+  return { rss, heapUsed, heapTotal, external, arrayBuffers }
+}
+
+const { deployment } = options
+const config = loadConfig({
+  argv: [
+    '--network', 'devnet',
+    '--rpc-url', options.rpcUrl,
+    '--chain-id', String(deployment.chainId),
+    '--registry', deployment.registry,
+    '--escrow', deployment.escrow,
+    '--arbiter', deployment.arbiter,
+    '--attestation-verifier', deployment.attestationVerifier,
+    '--start-block', options.startBlock,
+    '--poll-interval', String(options.pollIntervalMs),
+    '--host', '127.0.0.1',
+    '--port', '0',
+    '--mcp-port', '0',
+  ],
+  env: {},
+})
+const openApiPath = fileURLToPath(new URL('../openapi.json', import.meta.url))
+const openApiText = await readFile(openApiPath, 'utf8')
+const docsHtml = await buildDocsHtml({ openApiPath, title: (JSON.parse(openApiText) as { info: { title: string } }).info.title })
+
+const baseline = measureMemory()
+const startedAt = performance.now()
+const indexer = startIndexer(config)
+await indexer.start()
+const backfillMs = performance.now() - startedAt
+send({ type: 'backfilled', backfillMs, jobs: indexer.store.jobIds.length, baseline, loaded: measureMemory() })
+
+const app = buildApp({ store: indexer.store, mode: 'production', openApiText, docsHtml, logger: false })
+const restUrl = await app.listen({ host: config.host, port: 0 })
+const mcp = options.mcp ? await startHostedMcpServer({ ...config, indexerUrl: restUrl }, { log: (message) => process.stderr.write(`${message}\n`) }) : undefined
+send({ type: 'listening', restUrl, mcpUrl: mcp === undefined ? null : `${mcp.url}/mcp` })
+
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'memory') send({ type: 'memory', usage: measureMemory() })
+})
+const stop = async (): Promise<void> => {
+  await mcp?.close()
+  await app.close()
+  await indexer.stop()
+  process.exit(0)
+}
+process.once('SIGTERM', () => void stop())
+process.once('disconnect', () => void stop())

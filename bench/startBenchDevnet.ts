@@ -1,0 +1,28 @@
+import { createWalletClient, http } from 'viem'
+import { deployContracts } from '../devnet/deployContracts.ts'
+import type { Deployment } from '../devnet/deployment.ts'
+import { startNode } from '../devnet/startNode.ts'
+import { getFreePort } from '../test/support/getFreePort.ts'
+import { benchAccounts } from './benchAccounts.ts'
+import { createBenchClients, type BenchClients } from './createBenchClients.ts'
+
+export type StartBenchDevnetReturnType = {
+  rpcUrl: string
+  deployment: Deployment
+  clients: BenchClients
+  stop: () => Promise<void>
+}
+
+/** A hardhat node of the bench's own on a free port, with fresh contracts and nothing else. */
+export async function startBenchDevnet(): Promise<StartBenchDevnetReturnType> {
+  const node = await startNode({ port: await getFreePort() })
+  try {
+    const clients = createBenchClients({ rpcUrl: node.rpcUrl })
+    const wallet = createWalletClient({ chain: clients.public.chain, transport: http(node.rpcUrl), account: benchAccounts.deployer })
+    const deployment = await deployContracts(wallet, clients.public)
+    return { rpcUrl: node.rpcUrl, deployment, clients, stop: node.stop }
+  } catch (error) {
+    await node.stop()
+    throw error
+  }
+}
