@@ -1,0 +1,324 @@
+import {
+  type Address,
+  type Hash,
+  type Hex,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  keccak256,
+  parseEther,
+  stringToBytes,
+  stringToHex,
+} from 'viem'
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
+import { hardhat } from 'viem/chains'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { escrowAbi } from '../../chain/abi/escrow.ts'
+import { registryAbi } from '../../chain/abi/registry.ts'
+import { JobSchema } from '../../contract/job.ts'
+import { RunResultSchema, runTimeoutSec } from '../../contract/mcp.ts'
+import { delistedServiceIndex, plannedServices } from '../../devnet/seed/marketPlan.ts'
+import { devnetMnemonic } from '../../devnet/seed/seedAccounts.ts'
+import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
+import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
+import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
+import { startTestDevnet } from '../support/startTestDevnet.ts'
+import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
+import { devnetEnv } from './support/devnetEnv.ts'
+
+/** Hardhat funds 30 accounts; the seed uses #0..#9, these tests #20 and up. */
+const accountKey = (addressIndex: number): Hex => {
+  const key = mnemonicToAccount(devnetMnemonic, { addressIndex }).getHdKey().privateKey
+  if (key === null) throw new Error('no private key')
+  return `0x${Buffer.from(key).toString('hex')}`
+}
+
+/** Served by the reference seller (seed seller #1). */
+const servedServiceId = '1'
+/** Seed seller #3's: nothing answers its jobs. */
+const unservedServiceId = String(plannedServices.findIndex((service) => service.seller === 2) + 1)
+const delistedServiceId = String(delistedServiceIndex + 1)
+/** The seeded service with the smallest maxInputBytes. */
+const smallest = plannedServices.reduce((best, service, index) =>
+  service.maxInputBytes < plannedServices[best]!.maxInputBytes ? index : best, 0)
+
+let devnet: StartDevnetReturnType
+let seller: StartReferenceSellerReturnType
+const publicClient = () => createPublicClient({ chain: hardhat, transport: http(devnet.rpcUrl) })
+const servers: StdioMcp[] = []
+
+async function startServer(env: Record<string, string>): Promise<StdioMcp> {
+  const mcp = await connectStdioMcp({
+    env: devnetEnv(devnet, {
+      MARKET_POLL_INTERVAL_MS: '100',
+      MARKET_OUTPUT_URL: `${seller.url}/outputs/{jobId}`,
+      ...env,
+    }),
+  })
+  servers.push(mcp)
+  return mcp
+}
+
+beforeAll(async () => {
+  // Its own devnet: run creates jobs and the expiry test moves the chain's clock.
+  devnet = await startTestDevnet({ seed: true })
+  seller = await startReferenceSeller({
+    rpcUrl: devnet.rpcUrl,
+    deployment: devnet.deployment,
+    services: seededSellerServices(),
+    port: 0,
+    pollingIntervalMs: 100,
+  })
+})
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()))
+  await seller?.stop()
+  await devnet?.stop()
+})
+
+type ChainSnapshot = { balance: bigint; nonce: number; nextJobId: bigint }
+
+async function snapshot(address: Address): Promise<ChainSnapshot> {
+  const client = publicClient()
+  const [balance, nonce, nextJobId] = await Promise.all([
+    client.getBalance({ address }),
+    client.getTransactionCount({ address }),
+    client.readContract({ address: devnet.deployment.escrow, abi: escrowAbi, functionName: 'nextJobId' }),
+  ])
+  return { balance, nonce, nextJobId }
+}
+
+/** What the buyer paid in gas for these transactions. */
+async function gasCost(hashes: readonly Hash[]): Promise<bigint> {
+  const receipts = await Promise.all(hashes.map((hash) => publicClient().getTransactionReceipt({ hash })))
+  return receipts.reduce((total, receipt) => total + receipt.gasUsed * receipt.effectiveGasPrice, 0n)
+}
+
+test('default: pays, settles, verifies, fetches the output; one job, price + gas spent', async () => {
+  const key = accountKey(20)
+  const buyer = privateKeyToAccount(key).address
+  const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
+  const before = await snapshot(buyer)
+
+  const started = performance.now()
+  const result = await mcp.call('run', { serviceId: servedServiceId, prompt: 'Name three prime numbers.', timeoutSec: 60 })
+  const seconds = (performance.now() - started) / 1_000
+  console.info(`run on the devnet took ${seconds.toFixed(2)} s (create, settle by the reference seller, verify, output)`)
+
+  expect(result.isError ?? false, textOf(result)).toBe(false)
+  const response = RunResultSchema.parse(JSON.parse(textOf(result)))
+  expect(result.structuredContent).toEqual(JSON.parse(textOf(result)))
+  const service = await publicClient().readContract({
+    address: devnet.deployment.registry,
+    abi: registryAbi,
+    functionName: 'getService',
+    args: [1n],
+  })
+  expect(response).toMatchObject({
+    jobId: before.nextJobId.toString(),
+    verified: { ok: true, recoveredSigner: service.signingAddress, expectedSigner: service.signingAddress },
+    createJobChainscan: null,
+    service: { id: servedServiceId, modelId: service.modelId, signingAddress: service.signingAddress },
+    buyer,
+  })
+
+  const job = JobSchema.parse(JSON.parse(textOf(await mcp.call('get_job', { jobId: response.jobId }))))
+  expect(job).toMatchObject({ stateName: 'Settled', buyer, amount: service.pricePerCall.toString() })
+  expect(response.output).toBeTypeOf('string')
+  expect(keccak256(stringToBytes(response.output!))).toBe(job.outputRootHash)
+
+  const after = await snapshot(buyer)
+  expect(after.nextJobId).toBe(before.nextJobId + 1n)
+  expect(after.nonce).toBe(before.nonce + 1)
+  expect(before.balance - after.balance).toBe(service.pricePerCall + (await gasCost([response.txHashes.createJob])))
+})
+
+describe('refusals before paying: a clear error and nothing spent', () => {
+  let funded: StdioMcp
+  const fundedKey = accountKey(21)
+  const fundedBuyer = privateKeyToAccount(fundedKey).address
+
+  beforeAll(async () => {
+    funded = await startServer({ MARKET_PRIVATE_KEY: fundedKey })
+  })
+
+  /** Runs and checks that neither the buyer's balance and nonce nor the escrow's job count moved. */
+  async function refused(
+    mcp: StdioMcp,
+    args: Record<string, unknown>,
+    buyer: Address = fundedBuyer,
+  ): Promise<string> {
+    const before = await snapshot(buyer)
+    const result = await mcp.call('run', args)
+    expect(result.isError).toBe(true)
+    expect(await snapshot(buyer)).toEqual(before)
+    return textOf(result)
+  }
+
+  test('no MARKET_PRIVATE_KEY', async () => {
+    const mcp = await startServer({})
+    expect(await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })).toMatchInlineSnapshot(
+      `"MARKET_PRIVATE_KEY is not set: run pays from a buyer wallet, so set it to that wallet's private key (0x + 64 hex digits) in the MCP server's environment. Nothing was spent."`,
+    )
+  })
+
+  test.each([
+    ['too short', '0x1234abcd'],
+    ['not hex', `0x${'zz'.repeat(32)}`],
+    ['zero', `0x${'00'.repeat(32)}`],
+    ['the curve order', '0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141'],
+  ])('a malformed MARKET_PRIVATE_KEY (%s), never echoed', async (_, key) => {
+    const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
+    const message = await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })
+    expect(message).toContain('MARKET_PRIVATE_KEY is malformed')
+    expect(message).not.toContain(key.slice(2, 10))
+    expect(mcp.stderr()).not.toContain(key.slice(2, 10))
+  })
+
+  test('a key without 0x is accepted (64 hex digits)', async () => {
+    const mcp = await startServer({ MARKET_PRIVATE_KEY: fundedKey.slice(2), MARKET_MAX_PRICE_WEI: '1' })
+    // Refused for its price, so the key itself was read.
+    expect(await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })).toContain('above the MARKET_MAX_PRICE_WEI cap')
+  })
+
+  test('an unknown service', async () => {
+    expect(await refused(funded, { serviceId: '999', prompt: 'hi' })).toBe('Service "999" could not be found.')
+  })
+
+  test('an inactive service', async () => {
+    expect(await refused(funded, { serviceId: delistedServiceId, prompt: 'hi' })).toBe(
+      `Service "${delistedServiceId}" is not active: it accepts no new jobs. Nothing was spent.`,
+    )
+  })
+
+  test('a prompt over maxInputBytes, counted in UTF-8 bytes', async () => {
+    const { maxInputBytes } = plannedServices[smallest]!
+    // Two bytes per character: fewer characters than the limit, more bytes.
+    const prompt = 'é'.repeat(Number(maxInputBytes) / 2 + 1)
+    expect(prompt.length).toBeLessThan(Number(maxInputBytes))
+    expect(await refused(funded, { serviceId: String(smallest + 1), prompt })).toBe(
+      `The prompt is ${Number(maxInputBytes) + 2} bytes (UTF-8) but service "${smallest + 1}" accepts at most ${maxInputBytes}. Nothing was spent.`,
+    )
+  })
+
+  test('a balance below 0.005 native token (a fresh, unfunded key)', async () => {
+    const key = keccak256(stringToHex('tee-market test: an unfunded buyer'))
+    const buyer = privateKeyToAccount(key).address
+    const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
+    expect(await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' }, buyer)).toBe(
+      `Buyer "${buyer}" holds 0 wei but needs at least 5000000000000000 wei (the minimum buyer balance of 0.005 native token). Nothing was spent.`,
+    )
+  })
+
+  test('a balance that covers the price but not the gas', async () => {
+    // A service priced at the 0.005 floor, and a buyer holding the floor plus 1 wei.
+    const sellerAccount = mnemonicToAccount(devnetMnemonic, { addressIndex: 22 })
+    const sellerWallet = createWalletClient({ account: sellerAccount, chain: hardhat, transport: http(devnet.rpcUrl) })
+    const serviceId = await publicClient().readContract({
+      address: devnet.deployment.registry,
+      abi: registryAbi,
+      functionName: 'nextServiceId',
+    })
+    const price = parseEther('0.005')
+    await publicClient().waitForTransactionReceipt({
+      hash: await sellerWallet.writeContract({
+        address: devnet.deployment.registry,
+        abi: registryAbi,
+        functionName: 'registerService',
+        args: [
+          keccak256(stringToHex('capability: chat')),
+          'pricey-model',
+          sellerAccount.address,
+          sellerAccount.address,
+          'pricey-provider',
+          'centralized',
+          true,
+          price,
+          1_024n,
+          stringToHex('ipfs://pricey'),
+        ],
+      }),
+    })
+    const key = keccak256(stringToHex('tee-market test: a buyer short of gas'))
+    const buyer = privateKeyToAccount(key).address
+    await publicClient().waitForTransactionReceipt({
+      hash: await sellerWallet.sendTransaction({ to: buyer, value: price + 1n }),
+    })
+    const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
+    const message = await refused(mcp, { serviceId: serviceId.toString(), prompt: 'hi' }, buyer)
+    expect(message).toMatch(
+      new RegExp(`^Buyer "${buyer}" holds ${price + 1n} wei but needs at least \\d+ wei \\(the service price plus (estimated )?gas\\)\\. Nothing was spent\\.$`),
+    )
+  })
+
+  test('a price above MARKET_MAX_PRICE_WEI', async () => {
+    const mcp = await startServer({ MARKET_PRIVATE_KEY: fundedKey, MARKET_MAX_PRICE_WEI: '999999999999999' })
+    expect(await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })).toBe(
+      `Service "1" costs ${plannedServices[0]!.pricePerCall} wei per call, above the MARKET_MAX_PRICE_WEI cap of 999999999999999 wei. Nothing was spent.`,
+    )
+  })
+
+  test.each([
+    ['MARKET_MAX_PRICE_WEI', '1e18'],
+    ['MARKET_MAX_PRICE_WEI', '-5'],
+    ['MARKET_POLL_INTERVAL_MS', 'fast'],
+    ['MARKET_OUTPUT_URL', 'http://127.0.0.1:8082/outputs/'],
+  ])('a malformed %s (%s)', async (variable, value) => {
+    const mcp = await startServer({ MARKET_PRIVATE_KEY: fundedKey, [variable]: value })
+    const message = await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })
+    expect(message).toMatch(new RegExp(`^${variable} "${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" must be .+\\. Nothing was spent\\.$`))
+  })
+
+  test.each([
+    ['timeoutSec below 30', { timeoutSec: runTimeoutSec.min - 1 }, 'timeoutSec'],
+    ['timeoutSec above 86400', { timeoutSec: runTimeoutSec.max + 1 }, 'timeoutSec'],
+    ['timeoutSec not an integer', { timeoutSec: 45.5 }, 'timeoutSec'],
+    ['timeoutSec a string', { timeoutSec: '60' }, 'timeoutSec'],
+    ['an empty prompt', { prompt: '' }, 'prompt'],
+    ['no prompt', { prompt: undefined }, 'prompt'],
+    ['serviceId "0"', { serviceId: '0' }, 'serviceId'],
+  ])('bad arguments: %s', async (_, override, field) => {
+    const message = await refused(funded, { serviceId: servedServiceId, prompt: 'hi', ...override })
+    expect(message).toContain('Invalid arguments for tool run')
+    expect(message).toContain(field)
+  })
+})
+
+test('a seller that never answers: at expiry the escrow is reclaimed, only gas is lost', async () => {
+  const key = accountKey(23)
+  const buyer = privateKeyToAccount(key).address
+  const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
+  const before = await snapshot(buyer)
+  const timeoutSec = runTimeoutSec.min
+
+  const running = mcp.call('run', { serviceId: unservedServiceId, prompt: 'Is anyone there?', timeoutSec })
+  // Once the job exists, move the chain's clock past its expiry instead of waiting.
+  const client = publicClient()
+  while ((await client.readContract({ address: devnet.deployment.escrow, abi: escrowAbi, functionName: 'nextJobId' })) === before.nextJobId) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  const testClient = createTestClient({ mode: 'hardhat', chain: hardhat, transport: http(devnet.rpcUrl) })
+  await testClient.increaseTime({ seconds: timeoutSec + 1 })
+  await testClient.mine({ blocks: 1 })
+
+  const result = await running
+  expect(result.isError).toBe(true)
+  const jobId = before.nextJobId
+  const match = new RegExp(
+    `^Job "${jobId}" was not settled before it expired; the escrow was refunded by reclaimExpired in transaction "(0x[0-9a-f]{64})" \\(the job was created in "(0x[0-9a-f]{64})"\\)\\. Only gas was spent\\.$`,
+  ).exec(textOf(result))
+  expect(match, textOf(result)).not.toBeNull()
+  const [, refundHash, createHash] = match as unknown as [string, Hash, Hash]
+
+  const job = JobSchema.parse(JSON.parse(textOf(await mcp.call('get_job', { jobId: jobId.toString() }))))
+  expect(job.stateName).toBe('Expired')
+  const refund = await client.getTransactionReceipt({ hash: refundHash })
+  expect(refund).toMatchObject({ status: 'success', from: buyer.toLowerCase(), to: devnet.deployment.escrow.toLowerCase() })
+
+  const after = await snapshot(buyer)
+  expect(after.nextJobId).toBe(before.nextJobId + 1n)
+  expect(after.nonce).toBe(before.nonce + 2)
+  expect(before.balance - after.balance).toBe(await gasCost([createHash, refundHash]))
+})
