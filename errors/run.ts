@@ -145,3 +145,14 @@ export class RunInterruptedError extends BaseError {
     )
   }
 }
+
+/** The node refused the signed `createJob` transaction; it is not in its pool. */
+export class CreateJobRejectedError extends BaseError {
+  override name = 'CreateJobRejectedError'
+  constructor({ reason, cause }: { reason: string; cause?: unknown }) {
+    super(`The node refused the createJob transaction (${reason}). Nothing was spent.`, {
+      code: 'create_job_rejected',
+      cause,
+    })
+  }
+}

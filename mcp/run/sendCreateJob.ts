@@ -6,14 +6,21 @@ import {
   RpcError,
   RpcRequestError,
   type TransactionReceipt,
+  TransactionNotFoundError,
   type TransactionSerializable,
   BaseError as ViemBaseError,
   keccak256,
   parseEventLogs,
 } from 'viem'
-import { getBlockNumber, getContractEvents, sendRawTransaction, waitForTransactionReceipt } from 'viem/actions'
+import {
+  getBlockNumber,
+  getContractEvents,
+  getTransaction,
+  sendRawTransaction,
+  waitForTransactionReceipt,
+} from 'viem/actions'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
-import { CreateJobRevertedError, CreateJobUnconfirmedError } from '../../errors/run.ts'
+import { CreateJobRejectedError, CreateJobRevertedError, CreateJobUnconfirmedError } from '../../errors/run.ts'
 
 export type SendCreateJobParameters = {
   account: PrivateKeyAccount
@@ -45,11 +52,14 @@ export async function sendCreateJob(
   try {
     await sendRawTransaction(client, { serializedTransaction })
   } catch (error) {
-    // A JSON-RPC error is the node saying no (the transaction is not in its pool), unless it
-    // says it already has it. Anything else (connection lost, timeout) leaves it unknown.
-    if (isRejection(error)) throw error
+    // The node said no, and does not hold the transaction: nothing was spent. A lost answer, or
+    // a "nonce too low" to a transport retry of a send that went through, ends up below.
+    if (isRejection(error) && !(await isKnown(client, transactionHash))) {
+      throw new CreateJobRejectedError({ reason: shortMessageOf(error), cause: error })
+    }
   }
 
+  // From here on the transaction is, or may be, in the node's hands: look it up, never resend.
   let receipt: TransactionReceipt | undefined
   try {
     receipt = await waitForTransactionReceipt(client, { hash: transactionHash, timeout: receiptTimeoutMs })
@@ -69,10 +79,29 @@ export async function sendCreateJob(
   return { jobId: created.args.jobId, transactionHash }
 }
 
+/** The node answered with a JSON-RPC error (as opposed to no answer at all). */
 function isRejection(error: unknown): boolean {
-  if (!(error instanceof ViemBaseError)) return false
-  if (/already known|already imported|known transaction/i.test(error.message)) return false
-  return error.walk((cause) => cause instanceof RpcError || cause instanceof RpcRequestError) !== null
+  return (
+    error instanceof ViemBaseError &&
+    error.walk((cause) => cause instanceof RpcError || cause instanceof RpcRequestError) !== null
+  )
+}
+
+async function isKnown(client: Client, hash: Hash): Promise<boolean> {
+  try {
+    await getTransaction(client, { hash })
+    return true
+  } catch (error) {
+    // Only a clear "no such transaction" rules it out; if we cannot tell, assume it was sent.
+    return !(error instanceof TransactionNotFoundError)
+  }
+}
+
+/** The node's own words when it gave any (viem keeps them as `details`), on one short line. */
+function shortMessageOf(error: unknown): string {
+  const message = error instanceof ViemBaseError ? error.details || error.shortMessage : String(error)
+  const line = (message.split('\n')[0] ?? '').replace(/\.$/, '')
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line
 }
 
 async function findJobCreated(

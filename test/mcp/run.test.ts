@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import {
   type Address,
   type Hash,
@@ -26,6 +28,7 @@ import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
+import { startInterceptingRpc } from './support/startInterceptingRpc.ts'
 
 /** Hardhat funds 30 accounts; the seed uses #0..#9, these tests #20 and up. */
 const accountKey = (addressIndex: number): Hex => {
@@ -133,6 +136,52 @@ test('default: pays, settles, verifies, fetches the output; one job, price + gas
   expect(after.nextJobId).toBe(before.nextJobId + 1n)
   expect(after.nonce).toBe(before.nonce + 1)
   expect(before.balance - after.balance).toBe(service.pricePerCall + (await gasCost([response.txHashes.createJob])))
+})
+
+test('the answer to createJob is lost on the way back: run finds its job, and creates only that one', async () => {
+  const key = accountKey(25)
+  const buyer = privateKeyToAccount(key).address
+  const proxy = await startInterceptingRpc({
+    target: devnet.rpcUrl,
+    async intercept(request, forward) {
+      const answer = await forward()
+      return request.method === 'eth_sendRawTransaction' ? 'drop' : answer
+    },
+  })
+  try {
+    const mcp = await startServer({ MARKET_PRIVATE_KEY: key, RPC_URL: proxy.url })
+    const before = await snapshot(buyer)
+    const result = await mcp.call('run', { serviceId: servedServiceId, prompt: 'Count to three.', timeoutSec: 60 })
+    expect(result.isError ?? false, textOf(result)).toBe(false)
+    const response = RunResultSchema.parse(JSON.parse(textOf(result)))
+    expect(response).toMatchObject({ jobId: before.nextJobId.toString(), verified: { ok: true } })
+    const after = await snapshot(buyer)
+    expect(after.nextJobId).toBe(before.nextJobId + 1n)
+    expect(after.nonce).toBe(before.nonce + 1)
+  } finally {
+    await proxy.stop()
+  }
+})
+
+test("an output that does not hash to the job's outputRootHash is withheld", async () => {
+  const key = accountKey(26)
+  const forger = createServer((_, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ output: 'forged answer' }))
+  })
+  await new Promise<void>((resolve) => forger.listen(0, '127.0.0.1', resolve))
+  try {
+    const { port } = forger.address() as AddressInfo
+    const mcp = await startServer({ MARKET_PRIVATE_KEY: key, MARKET_OUTPUT_URL: `http://127.0.0.1:${port}/outputs/{jobId}` })
+    const result = await mcp.call('run', { serviceId: servedServiceId, prompt: 'Name a colour.', timeoutSec: 60 })
+    expect(result.isError ?? false, textOf(result)).toBe(false)
+    const response = RunResultSchema.parse(JSON.parse(textOf(result)))
+    expect(response.verified.ok).toBe(true)
+    expect(response).not.toHaveProperty('output')
+    expect(mcp.stderr()).toContain(`run: output of job ${response.jobId} omitted: The seller's output hashes to ${keccak256(stringToBytes('forged answer'))}`)
+  } finally {
+    forger.closeAllConnections()
+    await new Promise((resolve) => forger.close(resolve))
+  }
 })
 
 describe('refusals before paying: a clear error and nothing spent', () => {

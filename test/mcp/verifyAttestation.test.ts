@@ -7,7 +7,8 @@ import { VerifyAttestationResultSchema, type VerifyAttestationResult } from '../
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
 import { seededJobs } from './support/seededJobs.ts'
-import { startTamperingRpc, type TamperingRpc } from './support/startTamperingRpc.ts'
+import type { InterceptingRpc } from './support/startInterceptingRpc.ts'
+import { startTamperingRpc } from './support/startTamperingRpc.ts'
 
 const devnet = inject('devnet')
 const curveOrder = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
@@ -16,7 +17,7 @@ const strangerKey = keccak256(stringToHex('a key no service registered'))
 /** What the proxy does to a job's getJob answer, by job id; set for one test at a time. */
 const tampering = new Map<bigint, (job: JobStruct) => JobStruct>()
 
-let rpc: TamperingRpc
+let rpc: InterceptingRpc
 let mcp: StdioMcp
 
 beforeAll(async () => {
