@@ -17,9 +17,9 @@ const components: DevnetComponent[] = [restComponent, mcpComponent, sellerCompon
 
 const usage = `Usage: npm start -- [options]
 
-Starts a hardhat devnet with the marketplace contracts and a seeded market, plus ${
-  components.length === 0 ? 'nothing else yet' : components.map((component) => component.name).join(', ')
-}.
+Starts a hardhat devnet with the marketplace contracts and a seeded market, then: ${components
+  .map((component) => component.name)
+  .join(', ')}.
 
   --rpc-port <port>     devnet JSON-RPC port (default 8545)
   --port <port>         REST indexer port (default 8080, env PORT)
