@@ -303,3 +303,25 @@ describe.each(['chain', 'indexer'] as const)('hosted MCP server reading the %s',
     })
   })
 })
+
+describe('hosted MCP server whose chain does not answer', () => {
+  test('GET /healthz: 503, ok false; tool calls fail with a clear error and the server keeps serving', async () => {
+    const hosted = await spawnHostedMcp({ env: devnetEnv({ ...devnet, rpcUrl: 'http://127.0.0.1:9' }) })
+    try {
+      const response = await fetch(`${hosted.url}/healthz`)
+      expect(response.status).toBe(503)
+      expect(McpHealthSchema.parse(await response.json())).toMatchObject({ ok: false, chainId: 31337 })
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const result = await postRawToolCall(`${hosted.url}/mcp`, { name: 'get_service', args: { serviceId: '1' } })
+        const message = result.events[0]?.data as { result: CallToolResult }
+        expect(message.result.isError).toBe(true)
+        expect(textOf(message.result)).toBe(
+          'Tool "get_service" could not complete: the chain or indexer did not answer as expected. Try again shortly.',
+        )
+      }
+      expect(hosted.stderr()).toContain('get_service failed')
+    } finally {
+      await hosted.stop()
+    }
+  })
+})
