@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createPublicClient, http } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
+import { type Health, HealthSchema } from '../../contract/health.ts'
 import { DeploymentSchema } from '../../devnet/deployment.ts'
 import { getFreePort } from '../support/getFreePort.ts'
 
@@ -54,6 +55,18 @@ test('default', { timeout: 120_000 }, async () => {
     const deployment = DeploymentSchema.parse(JSON.parse(readFileSync(deploymentPath, 'utf8')))
     expect(output).toContain(deployment.registry)
     expect(await createPublicClient({ transport: http(rpcUrl) }).getChainId()).toBe(31337)
+
+    // The components listen where the flags say, and the indexer catches up with the seed.
+    expect(output).toContain(`http://127.0.0.1:${port}`)
+    expect(output).toContain(`http://127.0.0.1:${mcpPort}/mcp`)
+    let health: Health | undefined
+    while (health?.ok !== true) {
+      health = HealthSchema.parse(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json())
+      if (!health.ok) await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    expect(health.counters.jobs).toBe(36)
+    const mcpHealth = await (await fetch(`http://127.0.0.1:${mcpPort}/healthz`)).json()
+    expect(mcpHealth).toMatchObject({ ok: true, network: 'devnet', chainId: 31337 })
   } finally {
     run.child.kill('SIGINT')
   }
