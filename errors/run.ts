@@ -63,9 +63,22 @@ export class PriceAboveCapError extends BaseError {
 
 export class InsufficientBalanceError extends BaseError {
   override name = 'InsufficientBalanceError'
-  constructor({ buyer, balance, required, reason }: { buyer: string; balance: bigint; required: bigint; reason: string }) {
+  constructor({
+    buyer,
+    balance,
+    required,
+    reason,
+  }: {
+    buyer: string
+    balance: bigint
+    /** Null when the node refused to estimate the gas, so no exact figure is known. */
+    required: bigint | null
+    reason: string
+  }) {
     super(
-      `Buyer "${buyer}" holds ${balance} wei but needs at least ${required} wei (${reason}). Nothing was spent.`,
+      required === null
+        ? `Buyer "${buyer}" holds ${balance} wei, not enough for ${reason}. Nothing was spent.`
+        : `Buyer "${buyer}" holds ${balance} wei but needs at least ${required} wei (${reason}). Nothing was spent.`,
       { code: 'insufficient_balance' },
     )
   }

@@ -68,7 +68,7 @@ export async function prepareCreateJob(
       value: price,
     })
   } catch (error) {
-    throw toPreflightError(error, { buyer, balance, price, serviceId })
+    throw toPreflightError(error, { buyer, balance, serviceId })
   }
   const request = (await prepareTransactionRequest(client, {
     account,
@@ -89,11 +89,11 @@ export async function prepareCreateJob(
 
 function toPreflightError(
   error: unknown,
-  { buyer, balance, price, serviceId }: { buyer: Address; balance: bigint; price: bigint; serviceId: bigint },
+  { buyer, balance, serviceId }: { buyer: Address; balance: bigint; serviceId: bigint },
 ): Error {
   if (!(error instanceof ViemBaseError)) return error instanceof Error ? error : new Error(String(error))
   if (error.walk((cause) => cause instanceof InsufficientFundsError)) {
-    return new InsufficientBalanceError({ buyer, balance, required: price, reason: 'the service price plus gas' })
+    return new InsufficientBalanceError({ buyer, balance, required: null, reason: 'the service price plus gas' })
   }
   const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError)
   if (reverted instanceof ContractFunctionRevertedError) {

@@ -298,7 +298,7 @@ describe('refusals before paying: a clear error and nothing spent', () => {
     const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
     const message = await refused(mcp, { serviceId: serviceId.toString(), prompt: 'hi' }, buyer)
     expect(message).toMatch(
-      new RegExp(`^Buyer "${buyer}" holds ${price + 1n} wei but needs at least \\d+ wei \\(the service price plus (estimated )?gas\\)\\. Nothing was spent\\.$`),
+      new RegExp(`^Buyer "${buyer}" holds ${price + 1n} wei but needs at least \\d+ wei \\(the service price plus estimated gas\\)\\. Nothing was spent\\.$`),
     )
   })
 
