@@ -14,7 +14,6 @@ import { waitForJobOutcome, type WaitForJobOutcomeReturnType } from './waitForJo
 export type RunJobParameters = {
   /** Must read the chain: price, status and signing key come from the registry itself. */
   chain: MarketSource
-  registry: Address
   escrow: Address
   explorerUrl: string | null
   env: Readonly<Record<string, string | undefined>>

@@ -29,7 +29,6 @@ export function createToolContext(config: Config, { log }: CreateToolContextPara
     chain: chainSource,
     client,
     network: config.network,
-    registry: config.registry,
     escrow: config.escrow,
     explorerUrl: config.explorerUrl,
     log,

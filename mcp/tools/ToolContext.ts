@@ -10,7 +10,6 @@ export type ToolContext = {
   client: Client
   /** The configured network's name (`0g-mainnet`, `devnet`). */
   network: string
-  registry: Address
   escrow: Address
   /** Block explorer base URL (transaction pages at `/tx/<hash>`), null where there is none. */
   explorerUrl: string | null

@@ -24,7 +24,7 @@ export const runTool = defineTool({
     idempotentHint: false,
     openWorldHint: true,
   },
-  async handler({ chain, client, registry, escrow, explorerUrl, env, log }: LocalToolContext, { serviceId, prompt, timeoutSec }) {
-    return runJob(client, { chain, registry, escrow, explorerUrl, env, serviceId: BigInt(serviceId), prompt, timeoutSec, log })
+  async handler({ chain, client, escrow, explorerUrl, env, log }: LocalToolContext, { serviceId, prompt, timeoutSec }) {
+    return runJob(client, { chain, escrow, explorerUrl, env, serviceId: BigInt(serviceId), prompt, timeoutSec, log })
   },
 })
