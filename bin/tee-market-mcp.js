@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry of `npx tee-market-mcp`: the local MCP server over stdio. The sources are TypeScript,
+// Entry of `npx -y tee-market`: the local MCP server over stdio. The sources are TypeScript,
 // run through tsx's loader; nothing is printed to stdout but protocol messages.
 import { register } from 'tsx/esm/api'
 
