@@ -1,4 +1,5 @@
 import type { Hash } from 'viem'
+import type { ToCountersParameters } from '../../chain/mappers/toCounters.ts'
 import type { Job, JobDetail, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 
@@ -20,14 +21,7 @@ export type StoredJob = {
 }
 
 /** Totals derived from the applied events (never from a job's current state). */
-export type StoreCounters = {
-  services: number
-  jobs: number
-  settledJobs: number
-  expiredJobs: number
-  slashedJobs: number
-  totalSettledWei: bigint
-}
+export type StoreCounters = ToCountersParameters
 
 export type BlockRef = { number: bigint; hash: Hash }
 
