@@ -1,12 +1,8 @@
-import type { Hash } from 'viem'
-import type { JobEvent, JobEventName } from '../../contract/job.ts'
+import type { JobEvent } from '../../contract/job.ts'
 
-export type ToJobEventParameters = {
-  event: JobEventName
+/** The contract's JobEvent with the block number and time (unix seconds) still bigints. */
+export type ToJobEventParameters = Omit<JobEvent, 'blockNumber' | 'timestamp'> & {
   blockNumber: bigint
-  transactionHash: Hash
-  logIndex: number
-  /** Block time, unix seconds. */
   timestamp: bigint
 }
 
