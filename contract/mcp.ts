@@ -37,6 +37,14 @@ export const RunArgsSchema = ServiceIdArgsSchema.extend({
 })
 export type RunArgs = z.output<typeof RunArgsSchema>
 
+/** `GET /healthz` of the hosted MCP server, as the document gives it (not a REST route: no OpenAPI entry). */
+export const McpHealthSchema = HealthSchema.pick({ network: true, chainId: true }).extend({
+  ok: z.boolean().describe('True when the chain answers with the configured chain id.'),
+  service: z.string().describe('Name of this server ("tee-market-mcp").'),
+  tools: z.array(z.string()).describe('Names of the tools offered.'),
+})
+export type McpHealth = z.output<typeof McpHealthSchema>
+
 export const ListServicesResultSchema = HealthSchema.pick({ network: true, chainId: true }).merge(ServiceListSchema)
 export type ListServicesResult = z.output<typeof ListServicesResultSchema>
 

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
 import type { ServerResponse } from 'node:http'
-import type { McpHealth } from './McpHealthSchema.ts'
+import type { McpHealth } from '../../contract/mcp.ts'
 
 export type BuildMcpAppParameters = {
   /** A fresh server per request: the hosted endpoint is stateless, nothing survives a request. */

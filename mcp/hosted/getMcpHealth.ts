@@ -1,6 +1,6 @@
 import type { Client } from 'viem'
 import { getChainId } from 'viem/actions'
-import type { McpHealth } from './McpHealthSchema.ts'
+import type { McpHealth } from '../../contract/mcp.ts'
 
 export type GetMcpHealthParameters = {
   service: string
