@@ -42,27 +42,24 @@ export async function deployContracts(
     if (receipt.status !== 'success') throw new ContractDeployError({ step, transactionHash: hash })
     return receipt
   }
-  const addressOf = (step: string, receipt: Receipt): Address => {
+  const deployed = async (step: string, hash: Hash): Promise<{ address: Address; receipt: Receipt }> => {
+    const receipt = await confirm(step, hash)
     if (!receipt.contractAddress) throw new ContractDeployError({ step, transactionHash: receipt.transactionHash })
-    return getAddress(receipt.contractAddress)
+    return { address: getAddress(receipt.contractAddress), receipt }
   }
 
-  const registryReceipt = await confirm(
+  const { address: registry, receipt: registryReceipt } = await deployed(
     'registry',
     await walletClient.deployContract({ abi: registryAbi, bytecode: registryArtifact.bytecode as Hex }),
   )
-  const registry = addressOf('registry', registryReceipt)
-
-  const verifierReceipt = await confirm(
+  const { address: attestationVerifier } = await deployed(
     'attestationVerifier',
     await walletClient.deployContract({
       abi: attestationVerifierAbi,
       bytecode: attestationVerifierArtifact.bytecode as Hex,
     }),
   )
-  const attestationVerifier = addressOf('attestationVerifier', verifierReceipt)
-
-  const arbiterReceipt = await confirm(
+  const { address: arbiter } = await deployed(
     'arbiter',
     await walletClient.deployContract({
       abi: arbiterAbi,
@@ -70,9 +67,7 @@ export async function deployContracts(
       args: [treasury, withdrawalDelaySeconds],
     }),
   )
-  const arbiter = addressOf('arbiter', arbiterReceipt)
-
-  const escrowReceipt = await confirm(
+  const { address: escrow } = await deployed(
     'escrow',
     await walletClient.deployContract({
       abi: escrowAbi,
@@ -80,7 +75,6 @@ export async function deployContracts(
       args: [registry, attestationVerifier, arbiter, treasury],
     }),
   )
-  const escrow = addressOf('escrow', escrowReceipt)
 
   await confirm(
     'arbiter.setEscrow',
