@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { MethodNotAllowedError } from '../../errors/http.ts'
 
 export const allowedMethods = ['GET', 'HEAD', 'OPTIONS'] as const
+const allowHeader = allowedMethods.join(', ')
 
 export type RegisterReadOnlyGuardsParameters = {
   /** Fastify-style paths (`/v1/jobs/:id`) served with GET. */
@@ -23,8 +24,8 @@ export function registerReadOnlyGuards(app: FastifyInstance, { paths }: Register
         return reply
           .status(204)
           .headers({
-            allow: allowedMethods.join(', '),
-            'access-control-allow-methods': allowedMethods.join(', '),
+            allow: allowHeader,
+            'access-control-allow-methods': allowHeader,
             'access-control-allow-headers': request.headers['access-control-request-headers'] ?? '*',
             'access-control-max-age': '86400',
           })
