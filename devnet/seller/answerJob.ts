@@ -33,7 +33,7 @@ const receiptTimeoutMs = 60_000
  * The devnet's providers sit behind no TLS endpoint, so the fingerprint is a fixed, recognisable
  * value (keccak256 of a label) that no real certificate's fingerprint will collide with.
  */
-export const devnetTlsCertFingerprint = keccak256(stringToHex('tee-market devnet reference seller: no TLS'))
+const devnetTlsCertFingerprint = keccak256(stringToHex('tee-market devnet reference seller: no TLS'))
 
 export type AnswerJobParameters = {
   registry: Address

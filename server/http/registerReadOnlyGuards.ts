@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { MethodNotAllowedError } from '../../errors/http.ts'
 
-export const allowedMethods = ['GET', 'HEAD', 'OPTIONS'] as const
+const allowedMethods = ['GET', 'HEAD', 'OPTIONS'] as const
 const allowHeader = allowedMethods.join(', ')
 
 export type RegisterReadOnlyGuardsParameters = {

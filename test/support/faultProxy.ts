@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export const faultKinds = ['drop', 'status429', 'status500', 'delay', 'rangeTooLarge'] as const
+const faultKinds = ['drop', 'status429', 'status500', 'delay', 'rangeTooLarge'] as const
 export type FaultKind = (typeof faultKinds)[number]
 export type FaultCounts = Record<FaultKind, number>
 
