@@ -80,6 +80,17 @@ export const RunResultSchema = z.object({
     })
     .describe('The service paid.'),
   buyer: AddressSchema.describe('Paying wallet (from MARKET_PRIVATE_KEY).'),
-  output: z.string().optional().describe("The seller's output, when it serves it; checked against outputRootHash."),
+  output: z
+    .string()
+    .optional()
+    .describe("The seller's output, present only when it was served and its keccak256 equals the job's on-chain outputRootHash."),
+  outputNote: z
+    .string()
+    .optional()
+    .describe(
+      'Present exactly when output is absent: why (no MARKET_OUTPUT_URL configured, the seller did not serve the output in time or ' +
+        "refused it, or the served output's keccak256 differs from the on-chain outputRootHash, both hashes quoted). The job is paid " +
+        'and settled either way; do not run again to get the output.',
+    ),
 })
 export type RunResult = z.output<typeof RunResultSchema>

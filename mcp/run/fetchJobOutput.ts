@@ -12,6 +12,8 @@ export type FetchJobOutputParameters = {
   /** The seller records an output a moment after it settles: 404s are retried this long. */
   retryForMs?: number
   retryIntervalMs?: number
+  /** Per request: a seller that accepts the connection but never answers must not hold `run`. */
+  requestTimeoutMs?: number
 }
 
 export type FetchJobOutputReturnType =
@@ -31,6 +33,7 @@ export async function fetchJobOutput({
   outputRootHash,
   retryForMs = 15_000,
   retryIntervalMs = 500,
+  requestTimeoutMs = 10_000,
 }: FetchJobOutputParameters): Promise<FetchJobOutputReturnType> {
   const url = urlTemplate.replaceAll('{jobId}', jobId.toString())
   const signature = await signOutputRequest(account, { jobId })
@@ -40,13 +43,22 @@ export async function fetchJobOutput({
     try {
       response = await fetch(url, {
         headers: { accept: 'application/json', 'x-buyer-signature': signature },
-        signal: AbortSignal.timeout(10_000),
+        signal: AbortSignal.timeout(requestTimeoutMs),
       })
-    } catch {
-      return { output: null, note: `The seller's output endpoint ${url} did not answer.` }
+    } catch (error) {
+      const timedOut = error instanceof DOMException && error.name === 'TimeoutError'
+      return {
+        output: null,
+        note: timedOut
+          ? `The seller's output endpoint ${url} did not answer within ${requestTimeoutMs / 1_000} s.`
+          : `The seller's output endpoint ${url} could not be reached.`,
+      }
     }
-    if (response.status === 404 && Date.now() < deadline) {
+    if (response.status === 404) {
       await response.body?.cancel()
+      if (Date.now() >= deadline) {
+        return { output: null, note: `The seller did not serve the output at ${url} within ${retryForMs / 1_000} s (it answered 404).` }
+      }
       await new Promise((resolve) => setTimeout(resolve, retryIntervalMs))
       continue
     }

@@ -4,7 +4,7 @@ import { JobEndedUnsettledError, JobExpiredRefundedError, RefundFailedError, Run
 import type { MarketSource } from '../source/MarketSource.ts'
 import { verifyJobAttestation } from '../verify/verifyJobAttestation.ts'
 import { checkRunnable } from './checkRunnable.ts'
-import { fetchJobOutput } from './fetchJobOutput.ts'
+import { fetchJobOutput, type FetchJobOutputReturnType } from './fetchJobOutput.ts'
 import { prepareCreateJob } from './prepareCreateJob.ts'
 import { reclaimExpiredJob } from './reclaimExpiredJob.ts'
 import { readRunSettings, type RunSettings } from './readRunSettings.ts'
@@ -71,7 +71,7 @@ export async function runJob(
       createJobChainscan: explorerUrl === null ? null : `${explorerUrl}/tx/${transactionHash}`,
       service: { id: service.serviceId, modelId: service.modelId, signingAddress: verification.expectedSigner },
       buyer: account.address,
-      ...(output === null ? {} : { output }),
+      ...output,
     }
   } catch (error) {
     // These already name the job and what happened to the money.
@@ -110,6 +110,7 @@ async function settle(
   }
 }
 
+/** The checked output, or why there is none: the agent sees the reason, not only the log. */
 async function fetchOutput({
   settings,
   jobId,
@@ -120,14 +121,19 @@ async function fetchOutput({
   jobId: bigint
   job: { outputRootHash?: `0x${string}` | undefined }
   log: (message: string) => void
-}): Promise<string | null> {
-  if (settings.outputUrl === null || job.outputRootHash === undefined) return null
-  const fetched = await fetchJobOutput({
-    urlTemplate: settings.outputUrl,
-    jobId,
-    account: settings.account,
-    outputRootHash: job.outputRootHash,
-  })
-  if (fetched.note !== null) log(`run: output of job ${jobId} omitted: ${fetched.note}`)
-  return fetched.output
+}): Promise<Pick<RunResult, 'output' | 'outputNote'>> {
+  const fetched: FetchJobOutputReturnType =
+    settings.outputUrl === null
+      ? { output: null, note: 'MARKET_OUTPUT_URL is not set, so the output was not fetched.' }
+      : job.outputRootHash === undefined
+        ? { output: null, note: `Job "${jobId}" holds no outputRootHash on chain to check an output against.` }
+        : await fetchJobOutput({
+            urlTemplate: settings.outputUrl,
+            jobId,
+            account: settings.account,
+            outputRootHash: job.outputRootHash,
+          })
+  if (fetched.note === null) return { output: fetched.output }
+  log(`run: output of job ${jobId} omitted: ${fetched.note}`)
+  return { outputNote: fetched.note }
 }

@@ -9,7 +9,8 @@ export const runTool = defineTool({
   description:
     "Pays a service's pricePerCall (native token) into escrow for one inference on the prompt, waits until the seller settles the job " +
     '(about 45 s on the reference chain), verifies its TEE attestation locally and returns { jobId, verified { ok, recoveredSigner, ' +
-    'expectedSigner }, txHashes { createJob }, createJobChainscan, service { id, modelId, signingAddress }, buyer, output? }. ' +
+    'expectedSigner }, txHashes { createJob }, createJobChainscan, service { id, modelId, signingAddress }, buyer, output? or outputNote? } ' +
+    "(output only when it hashes to the job's on-chain outputRootHash; otherwise outputNote says why it is absent). " +
     "Spends real funds from the MARKET_PRIVATE_KEY wallet (it needs at least 0.005 native token plus price and gas). Before paying it " +
     "refuses, spending nothing, when the key is missing or malformed, the service is unknown or inactive, the prompt's UTF-8 size exceeds " +
     'maxInputBytes, the balance is too low, or the price is above MARKET_MAX_PRICE_WEI. If the seller does not settle within timeoutSec ' +

@@ -131,6 +131,7 @@ test('default: pays, settles, verifies, fetches the output; one job, price + gas
   expect(job).toMatchObject({ stateName: 'Settled', buyer, amount: service.pricePerCall.toString() })
   expect(response.output).toBeTypeOf('string')
   expect(keccak256(stringToBytes(response.output!))).toBe(job.outputRootHash)
+  expect(response).not.toHaveProperty('outputNote')
 
   const after = await snapshot(buyer)
   expect(after.nextJobId).toBe(before.nextJobId + 1n)
@@ -177,11 +178,25 @@ test("an output that does not hash to the job's outputRootHash is withheld", asy
     const response = RunResultSchema.parse(JSON.parse(textOf(result)))
     expect(response.verified.ok).toBe(true)
     expect(response).not.toHaveProperty('output')
-    expect(mcp.stderr()).toContain(`run: output of job ${response.jobId} omitted: The seller's output hashes to ${keccak256(stringToBytes('forged answer'))}`)
+    const job = JobSchema.parse(JSON.parse(textOf(await mcp.call('get_job', { jobId: response.jobId }))))
+    expect(response.outputNote).toBe(
+      `The seller's output hashes to ${keccak256(stringToBytes('forged answer'))}, not to the job's on-chain outputRootHash ${job.outputRootHash}, so it was withheld.`,
+    )
+    expect(mcp.stderr()).toContain(`run: output of job ${response.jobId} omitted: ${response.outputNote}`)
   } finally {
     forger.closeAllConnections()
     await new Promise((resolve) => forger.close(resolve))
   }
+})
+
+test('no MARKET_OUTPUT_URL: no output, and outputNote says why', async () => {
+  const mcp = await startServer({ MARKET_PRIVATE_KEY: accountKey(27), MARKET_OUTPUT_URL: '' })
+  const result = await mcp.call('run', { serviceId: servedServiceId, prompt: 'Name a planet.', timeoutSec: 60 })
+  expect(result.isError ?? false, textOf(result)).toBe(false)
+  const response = RunResultSchema.parse(JSON.parse(textOf(result)))
+  expect(response.verified.ok).toBe(true)
+  expect(response).not.toHaveProperty('output')
+  expect(response.outputNote).toBe('MARKET_OUTPUT_URL is not set, so the output was not fetched.')
 })
 
 describe('refusals before paying: a clear error and nothing spent', () => {
