@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { arbiterAbi } from '../../chain/abi/arbiter.ts'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { expectRevert, useContractsFixture } from './contractsFixture.ts'
-import { confirmed, createJob, registerService, settleJob } from './marketActions.ts'
+import { advanceTime, confirmed, createJob, gasCost, registerService, settleJob, stake } from './marketActions.ts'
 
 const fixture = useContractsFixture()
 
@@ -14,12 +14,6 @@ const arbiter = () => ({ address: fixture.deployment.arbiter, abi: arbiterAbi })
 const bondOf = () =>
   fixture.publicClient.readContract({ ...arbiter(), functionName: 'bondOf', args: [fixture.seller.account.address] })
 
-const gasCost = (receipt: TransactionReceipt): bigint => receipt.gasUsed * receipt.effectiveGasPrice
-
-async function stake(value: bigint): Promise<TransactionReceipt> {
-  return confirmed(fixture, await fixture.seller.writeContract({ ...arbiter(), functionName: 'stake', value }))
-}
-
 async function requestWithdrawal(amount: bigint): Promise<TransactionReceipt> {
   return confirmed(
     fixture,
@@ -28,11 +22,6 @@ async function requestWithdrawal(amount: bigint): Promise<TransactionReceipt> {
 }
 
 const withdraw = () => fixture.seller.writeContract({ ...arbiter(), functionName: 'withdraw' })
-
-async function waitOut(seconds: number): Promise<void> {
-  await fixture.testClient.increaseTime({ seconds })
-  await fixture.testClient.mine({ blocks: 1 })
-}
 
 test('default: the arbiter is wired to the escrow, owned by the deployer, with a one-day delay', async () => {
   expect(await fixture.publicClient.readContract({ ...arbiter(), functionName: 'escrow' })).toBe(fixture.deployment.escrow)
@@ -47,8 +36,8 @@ test('default: the arbiter is wired to the escrow, owned by the deployer, with a
 
 describe('stake', () => {
   test('adds to the seller’s bond and emits Staked', async () => {
-    await stake(parseEther('1'))
-    const receipt = await stake(parseEther('0.5'))
+    await stake(fixture, { value: parseEther('1') })
+    const receipt = await stake(fixture, { value: parseEther('0.5') })
     const [staked] = parseEventLogs({ abi: arbiterAbi, logs: receipt.logs, eventName: 'Staked' })
     expect(staked?.args).toEqual({ seller: fixture.seller.account.address, amount: parseEther('0.5'), bond: parseEther('1.5') })
     expect(await bondOf()).toBe(parseEther('1.5'))
@@ -61,7 +50,7 @@ describe('stake', () => {
 
 describe('withdrawal', () => {
   test('pays out after the delay and not before', async () => {
-    await stake(parseEther('1'))
+    await stake(fixture, { value: parseEther('1') })
     const requested = await requestWithdrawal(parseEther('0.4'))
     const { timestamp } = await fixture.publicClient.getBlock({ blockNumber: requested.blockNumber })
     const [event] = parseEventLogs({ abi: arbiterAbi, logs: requested.logs, eventName: 'WithdrawalRequested' })
@@ -72,7 +61,7 @@ describe('withdrawal', () => {
     })
 
     await expectRevert(withdraw(), 'WithdrawalLocked')
-    await waitOut(withdrawalDelay)
+    await advanceTime(fixture, withdrawalDelay)
     const before = await fixture.publicClient.getBalance({ address: fixture.seller.account.address })
     const receipt = await confirmed(fixture, await withdraw())
     const [withdrawn] = parseEventLogs({ abi: arbiterAbi, logs: receipt.logs, eventName: 'Withdrawn' })
@@ -85,7 +74,7 @@ describe('withdrawal', () => {
   })
 
   test('the bond stays slashable during the delay; the payout is capped at what is left', async () => {
-    await stake(parseEther('1'))
+    await stake(fixture, { value: parseEther('1') })
     await requestWithdrawal(parseEther('1'))
     const jobId = await createJob(fixture, { serviceId: await registerService(fixture) })
     await settleJob(fixture, { jobId })
@@ -103,7 +92,7 @@ describe('withdrawal', () => {
       fixture,
       await fixture.owner.writeContract({ ...arbiter(), functionName: 'slash', args: [jobId, parseEther('0.3'), 0n, 0n] }),
     )
-    await waitOut(withdrawalDelay)
+    await advanceTime(fixture, withdrawalDelay)
     const receipt = await confirmed(fixture, await withdraw())
     const [withdrawn] = parseEventLogs({ abi: arbiterAbi, logs: receipt.logs, eventName: 'Withdrawn' })
     expect(withdrawn?.args.amount).toBe(parseEther('0.7'))
@@ -111,7 +100,7 @@ describe('withdrawal', () => {
   })
 
   test('reverts with InsufficientBond above the bond and ZeroValue for zero', async () => {
-    await stake(parseEther('1'))
+    await stake(fixture, { value: parseEther('1') })
     await expectRevert(
       fixture.seller.writeContract({ ...arbiter(), functionName: 'requestWithdrawal', args: [parseEther('1') + 1n] }),
       'InsufficientBond',

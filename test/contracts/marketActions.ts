@@ -1,5 +1,6 @@
 import { type Address, type Hash, type Hex, keccak256, parseEther, stringToHex, type TransactionReceipt } from 'viem'
 import { expect } from 'vitest'
+import { arbiterAbi } from '../../chain/abi/arbiter.ts'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import type { ContractsFixture, Wallet } from './contractsFixture.ts'
@@ -13,6 +14,30 @@ export async function confirmed(fixture: ContractsFixture, hash: Hash): Promise<
   const receipt = await fixture.publicClient.waitForTransactionReceipt({ hash })
   expect(receipt.status).toBe('success')
   return receipt
+}
+
+/** What the sender paid in gas for the transaction of `receipt`, in wei. */
+export function gasCost(receipt: TransactionReceipt): bigint {
+  return receipt.gasUsed * receipt.effectiveGasPrice
+}
+
+/** Moves the node's clock forward by `seconds` and mines a block that carries the new time. */
+export async function advanceTime(fixture: ContractsFixture, seconds: number): Promise<void> {
+  await fixture.testClient.increaseTime({ seconds })
+  await fixture.testClient.mine({ blocks: 1 })
+}
+
+/** Adds `value` to the fixture's seller's bond at the arbiter. */
+export async function stake(fixture: ContractsFixture, { value }: { value: bigint }): Promise<TransactionReceipt> {
+  return confirmed(
+    fixture,
+    await fixture.seller.writeContract({
+      address: fixture.deployment.arbiter,
+      abi: arbiterAbi,
+      functionName: 'stake',
+      value,
+    }),
+  )
 }
 
 export type RegisterServiceParameters = {

@@ -6,16 +6,19 @@ import { registryAbi } from '../../chain/abi/registry.ts'
 import escrowArtifact from '../../devnet/artifacts/JobEscrow.json' with { type: 'json' }
 import { expectRevert, useContractsFixture } from './contractsFixture.ts'
 import {
+  advanceTime,
   attestationText,
   chatId,
   confirmed,
   createJob,
   encryptedInput,
+  gasCost,
   jobDuration,
   outputRootHash,
   price,
   registerService,
   settleJob,
+  stake,
 } from './marketActions.ts'
 
 const fixture = useContractsFixture()
@@ -35,12 +38,7 @@ const readJob = (jobId: bigint) =>
 
 const balanceOf = (address: `0x${string}`) => fixture.publicClient.getBalance({ address })
 
-const gasCost = (receipt: TransactionReceipt): bigint => receipt.gasUsed * receipt.effectiveGasPrice
-
-async function expire(): Promise<void> {
-  await fixture.testClient.increaseTime({ seconds: Number(jobDuration) })
-  await fixture.testClient.mine({ blocks: 1 })
-}
+const expire = () => advanceTime(fixture, Number(jobDuration))
 
 async function submitAttestation(
   jobId: bigint,
@@ -63,18 +61,6 @@ async function openDispute(jobId: bigint): Promise<TransactionReceipt> {
       functionName: 'dispute',
       args: [jobId],
       value: disputeBond,
-    }),
-  )
-}
-
-async function stake(value: bigint): Promise<void> {
-  await confirmed(
-    fixture,
-    await fixture.seller.writeContract({
-      address: fixture.deployment.arbiter,
-      abi: arbiterAbi,
-      functionName: 'stake',
-      value,
     }),
   )
 }
@@ -423,7 +409,7 @@ describe('dispute → Disputed', () => {
 
 describe('arbiter slash → Slashed', () => {
   test('takes the bond, pays disputer/treasury/burn, and the escrow emits JobSlashed with the amounts', async () => {
-    await stake(parseEther('1'))
+    await stake(fixture, { value: parseEther('1') })
     const jobId = await settledJob()
     await openDispute(jobId)
     const [toDisputer, toTreasury, burned] = [parseEther('0.05'), parseEther('0.03'), parseEther('0.02')]
@@ -466,7 +452,7 @@ describe('arbiter slash → Slashed', () => {
   })
 
   test('reverts with BondTooSmall when the seller’s bond cannot cover the slash', async () => {
-    await stake(parseEther('0.01'))
+    await stake(fixture, { value: parseEther('0.01') })
     const jobId = await settledJob()
     await openDispute(jobId)
     const [bond, required] = await expectRevert(
@@ -484,7 +470,7 @@ describe('arbiter slash → Slashed', () => {
   })
 
   test('reverts with WrongState (from the escrow) when the job is not disputed', async () => {
-    await stake(parseEther('1'))
+    await stake(fixture, { value: parseEther('1') })
     const jobId = await settledJob()
     await expectRevert(
       fixture.owner.writeContract({
@@ -498,7 +484,7 @@ describe('arbiter slash → Slashed', () => {
   })
 
   test('reverts with NotOwner when anyone but the arbiter owner slashes', async () => {
-    await stake(parseEther('1'))
+    await stake(fixture, { value: parseEther('1') })
     const jobId = await settledJob()
     await openDispute(jobId)
     await expectRevert(
