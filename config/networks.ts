@@ -1,4 +1,4 @@
-import type { Address } from 'viem'
+import type { Deployment } from '../devnet/deployment.ts'
 
 export const networkNames = ['devnet', '0g-mainnet'] as const
 export type NetworkName = (typeof networkNames)[number]
@@ -8,12 +8,7 @@ export type NetworkPreset = {
   rpcUrl: string
   explorerUrl: string | null
   /** Absent for the devnet: its addresses come from the deployment record `npm start` writes. */
-  contracts?: {
-    registry: Address
-    escrow: Address
-    arbiter: Address
-    attestationVerifier: Address
-  }
+  contracts?: Pick<Deployment, 'registry' | 'escrow' | 'arbiter' | 'attestationVerifier'>
   /**
    * Unix seconds at which the contracts were deployed. When no start block is configured, the
    * indexer finds the first block at or after it by binary search on block timestamps.
