@@ -59,12 +59,13 @@ export async function readWindow(
     throw cause
   }
 
+  const registryKey = registry.toLowerCase()
   const serviceIds = new Set(staleServiceIds)
   const jobIds = new Set(staleJobIds)
   const blockNumbers = new Set<bigint>()
   for (const log of logs) {
     blockNumbers.add(log.blockNumber)
-    if ('serviceId' in log.args && log.address.toLowerCase() === registry.toLowerCase()) serviceIds.add(log.args.serviceId)
+    if ('serviceId' in log.args && log.address.toLowerCase() === registryKey) serviceIds.add(log.args.serviceId)
     if ('jobId' in log.args) jobIds.add(log.args.jobId)
   }
 
