@@ -5,7 +5,6 @@ import {
   concatHex,
   hexToBytes,
   keccak256,
-  numberToHex,
   recoverMessageAddress,
   sliceHex,
   stringToHex,
@@ -18,6 +17,7 @@ import { recoverAttestationSigner } from '../../chain/attestation/recoverAttesta
 import { signAttestation } from '../../chain/attestation/signAttestation.ts'
 import { verifyAttestation } from '../../chain/attestation/verifyAttestation.ts'
 import type { AttestationFields } from '../../contract/attestation.ts'
+import { partsOf, withParts } from './support/signatureParts.ts'
 
 // Hardhat's standard test accounts #1 and #2: public, funded on every devnet.
 const oldKey: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
@@ -35,24 +35,6 @@ const fields: AttestationFields = {
   tlsCertFingerprint: keccak256(stringToHex('tls')).slice(2),
 }
 const text = buildAttestationText(fields)
-
-/** Rewrites parts of a 65-byte signature. */
-function withParts(signature: Hex, parts: { r?: bigint; s?: bigint; v?: number }): Hex {
-  return concatHex([
-    parts.r === undefined ? sliceHex(signature, 0, 32) : numberToHex(parts.r, { size: 32 }),
-    parts.s === undefined ? sliceHex(signature, 32, 64) : numberToHex(parts.s, { size: 32 }),
-    parts.v === undefined ? sliceHex(signature, 64, 65) : numberToHex(parts.v, { size: 1 }),
-  ])
-}
-
-function partsOf(signature: Hex): { r: bigint; s: bigint; v: number } {
-  const bytes = hexToBytes(signature)
-  return {
-    r: BigInt(bytesToHex(bytes.subarray(0, 32))),
-    s: BigInt(bytesToHex(bytes.subarray(32, 64))),
-    v: bytes[64] ?? -1,
-  }
-}
 
 /** The smallest x below n that is not the x coordinate of any secp256k1 point. */
 function notOnCurveX(): bigint {

@@ -21,6 +21,7 @@ import {
   recoverAttestationSigner,
 } from '../../chain/attestation/recoverAttestationSigner.ts'
 import { signAttestation } from '../../chain/attestation/signAttestation.ts'
+import { partsOf, withParts } from './support/signatureParts.ts'
 
 /**
  * Off-chain recovery must give the on-chain verifier's answer for every input. Each generated
@@ -60,18 +61,6 @@ const random = createRandom(seed)
 
 function word(value: bigint): Hex {
   return numberToHex(value, { size: 32 })
-}
-
-function withParts(signature: Hex, parts: { r?: bigint; s?: bigint; v?: number }): Hex {
-  return concatHex([
-    parts.r === undefined ? sliceHex(signature, 0, 32) : word(parts.r),
-    parts.s === undefined ? sliceHex(signature, 32, 64) : word(parts.s),
-    parts.v === undefined ? sliceHex(signature, 64, 65) : numberToHex(parts.v, { size: 1 }),
-  ])
-}
-
-function partsOf(signature: Hex): { s: bigint; v: number } {
-  return { s: BigInt(sliceHex(signature, 32, 64)), v: hexToBytes(signature)[64] ?? -1 }
 }
 
 function randomText(): Hex {
