@@ -25,17 +25,26 @@ export function toJob(jobId: bigint, struct: JobStruct): Job {
     timeout: struct.timeout.toString(),
     state: struct.state,
     stateName,
-    inputCommitment: struct.inputCommitment,
+    inputCommitment: flat(struct.inputCommitment),
   }
   // An expired job is past Attested in number but never held an attestation.
   const holdsAttestation = struct.attestationText !== '0x' || struct.attestationSignature !== '0x'
   if (struct.state < attestedState || !holdsAttestation) return job
   return {
     ...job,
-    outputRootHash: struct.outputRootHash,
-    chatId: struct.chatId,
-    attestationText: struct.attestationText,
-    attestationSignature: struct.attestationSignature,
+    outputRootHash: flat(struct.outputRootHash),
+    chatId: flat(struct.chatId),
+    attestationText: flat(struct.attestationText),
+    attestationSignature: flat(struct.attestationSignature),
     attestation: parseAttestationText(struct.attestationText),
   }
+}
+
+/**
+ * viem's decoder builds hex one byte at a time, which V8 keeps as a rope of one node per byte
+ * (a bytes32 costs ~0.9 KB, a signature ~2 KB); lowercasing (a no-op on viem's lowercase hex)
+ * flattens it, so a stored job's strings cost about their length.
+ */
+function flat<value extends `0x${string}`>(hex: value): value {
+  return hex.toLowerCase() as value
 }
