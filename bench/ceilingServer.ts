@@ -15,7 +15,7 @@ export type CannedResponse = {
 
 export type CeilingServerOptions = { responses: readonly CannedResponse[] }
 
-export type CeilingServerMessage = { type: 'listening'; url: string }
+export type CeilingServerMessage = { type: 'listening'; url: string } | { type: 'cpu'; micros: number }
 
 /**
  * The ceiling: a bare `node:http` server in its own process that answers each known request with
@@ -48,6 +48,11 @@ server.keepAliveTimeout = 60_000
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo
   process.send?.({ type: 'listening', url: `http://127.0.0.1:${port}` } satisfies CeilingServerMessage)
+})
+process.on('message', (message: { type?: string }) => {
+  if (message.type !== 'cpu') return
+  const { user, system } = process.cpuUsage()
+  process.send?.({ type: 'cpu', micros: user + system } satisfies CeilingServerMessage)
 })
 process.on('SIGTERM', () => process.exit(0))
 process.on('disconnect', () => process.exit(0))

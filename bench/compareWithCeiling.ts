@@ -1,5 +1,6 @@
 import { BenchChildError } from '../errors/bench.ts'
 import type { CannedResponse, CeilingServerMessage } from './ceilingServer.ts'
+import { readChildCpu } from './readChildCpu.ts'
 import { runLoad, type RunLoadReturnType } from './runLoad.ts'
 import { spawnBenchChild } from './spawnBenchChild.ts'
 
@@ -19,6 +20,8 @@ export type LoadSettings = { connections: number; durationSec: number; warmupSec
 export type CompareWithCeilingParameters = {
   /** Origin of the server under test, e.g. `http://127.0.0.1:8080`. */
   origin: string
+  /** The server under test's CPU time so far (µs). */
+  serverCpu: () => Promise<number>
   targets: readonly LoadTarget[]
   load: LoadSettings
 }
@@ -41,7 +44,7 @@ export type CompareWithCeilingReturnType = CeilingComparison[]
  * our exact first answer from a prebuilt buffer. Runs alternate per target, so drift in the
  * shared machine's load touches both sides of a ratio alike.
  */
-export async function compareWithCeiling({ origin, targets, load }: CompareWithCeilingParameters): Promise<CompareWithCeilingReturnType> {
+export async function compareWithCeiling({ origin, serverCpu, targets, load }: CompareWithCeilingParameters): Promise<CompareWithCeilingReturnType> {
   const responses: CannedResponse[] = []
   for (const target of targets) {
     const response = await fetch(`${origin}${target.path}`, { method: target.method, body: target.body, headers: target.headers })
@@ -64,8 +67,8 @@ export async function compareWithCeiling({ origin, targets, load }: CompareWithC
     const comparisons: CeilingComparison[] = []
     for (const [index, target] of targets.entries()) {
       const request = { method: target.method, body: target.body, headers: target.headers, ...load }
-      const ours = await runLoad({ url: `${origin}${target.path}`, ...request })
-      const bare = await runLoad({ url: `${ceilingOrigin}${target.path}`, ...request })
+      const ours = await runLoad({ url: `${origin}${target.path}`, serverCpu, ...request })
+      const bare = await runLoad({ url: `${ceilingOrigin}${target.path}`, serverCpu: () => readChildCpu(ceiling), ...request })
       comparisons.push({
         name: target.name,
         path: target.path,

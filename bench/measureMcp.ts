@@ -3,6 +3,7 @@ import { compareWithCeiling, type CompareWithCeilingReturnType, type LoadSetting
 export type MeasureMcpParameters = {
   jobId: bigint
   load: LoadSettings
+  serverCpu: () => Promise<number>
 }
 
 export type MeasureMcpReturnType = CompareWithCeilingReturnType
@@ -14,7 +15,7 @@ const headers = { 'content-type': 'application/json', accept: 'application/json,
  * `tools/call` on the hosted MCP server (stateless: each POST stands alone, no initialize), the
  * server reading through the REST indexer as deployed, against the ceiling.
  */
-export function measureMcp(mcpUrl: string, { jobId, load }: MeasureMcpParameters): Promise<MeasureMcpReturnType> {
+export function measureMcp(mcpUrl: string, { jobId, load, serverCpu }: MeasureMcpParameters): Promise<MeasureMcpReturnType> {
   const { origin, pathname } = new URL(mcpUrl)
   const call = (name: string, args: Record<string, string>): string =>
     JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })
@@ -22,6 +23,7 @@ export function measureMcp(mcpUrl: string, { jobId, load }: MeasureMcpParameters
     !body.includes('"result"') || body.includes('"isError":true') ? body.slice(0, 300) : undefined
   return compareWithCeiling({
     origin,
+    serverCpu,
     load,
     targets: [
       { name: 'tools/call get_job', method: 'POST', path: pathname, headers, body: call('get_job', { jobId: jobId.toString() }), check },

@@ -6,14 +6,16 @@ export type MeasureRestParameters = {
   jobId: bigint
   seller: Address
   load: LoadSettings
+  serverCpu: () => Promise<number>
 }
 
 export type MeasureRestReturnType = CompareWithCeilingReturnType
 
 /** Throughput and latency of the read endpoints with the N-job store loaded, against the ceiling. */
-export function measureRest(restUrl: string, { jobId, seller, load }: MeasureRestParameters): Promise<MeasureRestReturnType> {
+export function measureRest(restUrl: string, { jobId, seller, load, serverCpu }: MeasureRestParameters): Promise<MeasureRestReturnType> {
   return compareWithCeiling({
     origin: restUrl,
+    serverCpu,
     load,
     targets: [
       { name: 'GET /v1/jobs/:id', method: 'GET', path: `/v1/jobs/${jobId}` },

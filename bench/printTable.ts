@@ -76,14 +76,32 @@ export function printTable(results: BenchResults): string {
       int(row.ours.requestsPerSec),
       ms(row.ours.p50Ms),
       ms(row.ours.p99Ms),
+      int(row.ours.cpuMicrosPerRequest),
       int(row.ceiling.requestsPerSec),
       ms(row.ceiling.p50Ms),
       ms(row.ceiling.p99Ms),
+      int(row.ceiling.cpuMicrosPerRequest),
       `${(row.ratio * 100).toFixed(0)} %`,
+      `${((row.ceiling.cpuMicrosPerRequest / row.ours.cpuMicrosPerRequest) * 100).toFixed(0)} %`,
       String(row.ours.failures + row.ceiling.failures),
     ])
-  const loadHeaders = ['endpoint', 'body B', 'req/s', 'p50', 'p99', 'ceiling req/s', 'ceiling p50', 'ceiling p99', 'ours/ceiling', 'failures']
+  const loadHeaders = [
+    'endpoint',
+    'body B',
+    'req/s',
+    'p50',
+    'p99',
+    'CPU µs/req',
+    'ceiling req/s',
+    'p50',
+    'p99',
+    'CPU µs/req',
+    'ours/ceiling req/s',
+    'by CPU',
+    'failures',
+  ]
   section(`3. REST with the ${int(options.jobs)}-job store loaded (autocannon in the bench process, server in its own)`)
+  lines.push('   "by CPU": ceiling CPU per request over ours, the ratio to expect when the server has a core to itself')
   lines.push(...table(loadHeaders, loadRows(rest)))
   section('4. MCP tools/call on the hosted server (stateless Streamable HTTP, reading through the REST indexer)')
   lines.push(...table(loadHeaders, loadRows(mcp)))

@@ -13,6 +13,7 @@ import { measureMemory } from './measureMemory.ts'
 import { measureRest } from './measureRest.ts'
 import { parseBenchArgs } from './parseBenchArgs.ts'
 import { printTable } from './printTable.ts'
+import { readChildCpu } from './readChildCpu.ts'
 import type { ServeIndexerMessage, ServeIndexerOptions } from './serveIndexer.ts'
 import { spawnBenchChild, type BenchChild } from './spawnBenchChild.ts'
 import { startBenchDevnet } from './startBenchDevnet.ts'
@@ -93,9 +94,10 @@ try {
   await fastServer.stop()
 
   progress(`loading REST endpoints (${options.warmupSec} s warm-up + ${options.durationSec} s each, ours then the ceiling)`)
-  const rest = await measureRest(backfilled.restUrl, { jobId: generation.sampleJobId, seller: generation.sampleSeller, load })
+  const serverCpu = (): Promise<number> => readChildCpu(server)
+  const rest = await measureRest(backfilled.restUrl, { jobId: generation.sampleJobId, seller: generation.sampleSeller, load, serverCpu })
   progress('loading MCP tools/call')
-  const mcp = await measureMcp(backfilled.mcpUrl, { jobId: generation.sampleJobId, load })
+  const mcp = await measureMcp(backfilled.mcpUrl, { jobId: generation.sampleJobId, load, serverCpu })
   const memory = await measureMemory(server, { report: backfilled.report })
 
   const results: BenchResults = {

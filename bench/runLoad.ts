@@ -9,6 +9,8 @@ export type RunLoadParameters = {
   durationSec: number
   /** Load at the same level first, not counted: JIT, connection setup, caches. */
   warmupSec: number
+  /** The server's CPU time so far (µs), read around the measured run. */
+  serverCpu: () => Promise<number>
 }
 
 export type RunLoadReturnType = {
@@ -17,6 +19,11 @@ export type RunLoadReturnType = {
   p50Ms: number
   p99Ms: number
   requests: number
+  /**
+   * Server CPU time per answered request (µs): on a shared machine this moves far less than
+   * req/s, which also depends on what else got the cores meanwhile.
+   */
+  cpuMicrosPerRequest: number
   /** Connection errors, timeouts and non-2xx answers: any of them spoils the figure. */
   failures: number
 }
@@ -25,15 +32,27 @@ export type RunLoadReturnType = {
  * Drives one URL with autocannon from this process (the server runs in another): a warm-up run,
  * then the measured run.
  */
-export async function runLoad({ url, method = 'GET', body, headers, connections, durationSec, warmupSec }: RunLoadParameters): Promise<RunLoadReturnType> {
+export async function runLoad({
+  url,
+  method = 'GET',
+  body,
+  headers,
+  connections,
+  durationSec,
+  warmupSec,
+  serverCpu,
+}: RunLoadParameters): Promise<RunLoadReturnType> {
   const options = { url, method, body, headers, connections, timeout: 10 }
   if (warmupSec > 0) await autocannon({ ...options, duration: warmupSec })
+  const cpuBefore = await serverCpu()
   const result = await autocannon({ ...options, duration: durationSec })
+  const cpuMicros = (await serverCpu()) - cpuBefore
   return {
     requestsPerSec: result['2xx'] / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: result['2xx'],
+    cpuMicrosPerRequest: cpuMicros / Math.max(1, result['2xx'] + result.non2xx),
     failures: result.errors + result.timeouts + result.non2xx,
   }
 }

@@ -25,6 +25,7 @@ export type ServeIndexerMessage =
   | { type: 'backfilled'; backfillMs: number; jobs: number; baseline: MemoryFigures; loaded: MemoryFigures }
   | { type: 'listening'; restUrl: string; mcpUrl: string | null }
   | { type: 'memory'; usage: MemoryFigures }
+  | { type: 'cpu'; micros: number }
 
 /**
  * The server under test, in its own process: the real indexer (`startIndexer`, so its own RPC
@@ -40,6 +41,11 @@ const measureMemory = (): MemoryFigures => {
   globalThis.gc?.()
   const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage()
   return { rss, heapUsed, heapTotal, external, arrayBuffers }
+}
+
+const cpuMicros = (): number => {
+  const { user, system } = process.cpuUsage()
+  return user + system
 }
 
 const { deployment } = options
@@ -78,6 +84,7 @@ send({ type: 'listening', restUrl, mcpUrl: mcp === undefined ? null : `${mcp.url
 
 process.on('message', (message: { type: string }) => {
   if (message.type === 'memory') send({ type: 'memory', usage: measureMemory() })
+  if (message.type === 'cpu') send({ type: 'cpu', micros: cpuMicros() })
 })
 const stop = async (): Promise<void> => {
   await mcp?.close()
