@@ -19,6 +19,7 @@ import { hardhat } from 'viem/chains'
 import { expect } from 'vitest'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
+import type { JobStruct } from '../../chain/mappers/toJob.ts'
 import type { Deployment } from '../../devnet/deployment.ts'
 import type { SeedMarketReturnType } from '../../devnet/seedMarket.ts'
 import { signOutputRequest } from '../../devnet/seller/signOutputRequest.ts'
@@ -48,24 +49,12 @@ export type SellerFixture = {
   }) => Promise<bigint>
   rotateSigningAddress: (parameters: { seller: LocalAccount; serviceId: bigint; signingAddress: Address }) => Promise<void>
   createJob: (parameters: { buyer: LocalAccount; serviceId: bigint; prompt: string; timeout?: bigint }) => Promise<bigint>
-  readJob: (jobId: bigint) => Promise<JobRecord>
+  readJob: (jobId: bigint) => Promise<JobStruct>
   /** Polls until the job leaves Pending; the test's own timeout bounds the wait. */
-  waitForSettled: (jobId: bigint) => Promise<JobRecord>
+  waitForSettled: (jobId: bigint) => Promise<JobStruct>
   /** GET {url}/outputs/{jobId}, signed by `signer` when given. */
   fetchOutput: (url: string, jobId: bigint | string, signer?: LocalAccount, signedJobId?: bigint) => Promise<OutputAnswer>
   stop: () => Promise<void>
-}
-
-export type JobRecord = {
-  serviceId: bigint
-  buyer: Address
-  seller: Address
-  state: number
-  timeout: bigint
-  outputRootHash: Hash
-  chatId: Hash
-  attestationText: Hash
-  attestationSignature: Hash
 }
 
 /** A devnet of this file's own (jobs are created, time moves) plus the calls seller tests make. */
@@ -78,7 +67,7 @@ export async function startSellerFixture({ seed = false }: { seed?: boolean } = 
     const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash })
     expect(receipt.status).toBe('success')
   }
-  const readJob = (jobId: bigint): Promise<JobRecord> =>
+  const readJob = (jobId: bigint): Promise<JobStruct> =>
     publicClient.readContract({ address: deployment.escrow, abi: escrowAbi, functionName: 'getJob', args: [jobId] })
 
   return {
