@@ -17,7 +17,7 @@
  */
 export { listServices, type ListServicesReturnType } from './listServices.ts'
 export { getService, type GetServiceParameters, type GetServiceReturnType } from './getService.ts'
-export { listJobs, defaultJobListLimit, type ListJobsParameters, type ListJobsReturnType } from './listJobs.ts'
+export { listJobs, type ListJobsParameters, type ListJobsReturnType } from './listJobs.ts'
 export { getJob, type GetJobParameters, type GetJobReturnType } from './getJob.ts'
 export { getSeller, type GetSellerParameters, type GetSellerReturnType } from './getSeller.ts'
 export { getStats, type GetStatsReturnType } from './getStats.ts'

@@ -1,7 +1,6 @@
+import { jobsLimit } from '../../contract/jobsQuery.ts'
 import type { JobList } from '../../contract/lists.ts'
 import type { Store } from '../store/createStore.ts'
-
-export const defaultJobListLimit = 50
 
 export type ListJobsParameters = {
   /** How many jobs at most; the caller validates the range (1..1000 on REST). */
@@ -10,7 +9,7 @@ export type ListJobsParameters = {
 export type ListJobsReturnType = JobList
 
 /** The most recent jobs, newest first (highest jobId first), without their event history. */
-export function listJobs(store: Store, { limit = defaultJobListLimit }: ListJobsParameters = {}): ListJobsReturnType {
+export function listJobs(store: Store, { limit = jobsLimit.default }: ListJobsParameters = {}): ListJobsReturnType {
   const { jobIds } = store
   const jobs: JobList['jobs'] = []
   for (let index = jobIds.length - 1; index >= 0 && jobs.length < limit; index -= 1) {
