@@ -30,6 +30,17 @@ export class InvalidParameterError extends BaseError {
   }
 }
 
+/** A URL Fastify cannot route because a `%` does not start a valid percent-encoded UTF-8 sequence. */
+export class MalformedUrlError extends BaseError {
+  override name = 'MalformedUrlError'
+  constructor({ url, cause }: { url: string; cause?: unknown }) {
+    super(
+      `The URL ${quote(url)} is not valid: every "%" must start a percent-encoded UTF-8 byte ("%" and two hex digits), e.g. "%20" for a space.`,
+      { code: 'malformed_url', cause },
+    )
+  }
+}
+
 /** No route serves this path, whatever the method. */
 export class RouteNotFoundError extends BaseError {
   override name = 'RouteNotFoundError'

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { ErrorBody } from '../../contract/error.ts'
 import type { BaseError } from '../../errors/BaseError.ts'
-import { InvalidParameterError, MethodNotAllowedError, RouteNotFoundError } from '../../errors/http.ts'
+import { InvalidParameterError, MalformedUrlError, MethodNotAllowedError, RouteNotFoundError } from '../../errors/http.ts'
 import { JobNotFoundError, ServiceNotFoundError } from '../../errors/notFound.ts'
 
 export type ErrorReply = {
@@ -15,6 +15,7 @@ type ErrorClass = abstract new (...args: never[]) => BaseError
 /** The one place an error class becomes an HTTP status. */
 const statusByClass: ReadonlyArray<readonly [ErrorClass, number]> = [
   [InvalidParameterError, 400],
+  [MalformedUrlError, 400],
   [ServiceNotFoundError, 404],
   [JobNotFoundError, 404],
   [RouteNotFoundError, 404],

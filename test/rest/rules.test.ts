@@ -119,6 +119,15 @@ describe('unknown paths', () => {
   })
 })
 
+describe('malformed percent-encoding', () => {
+  test.each(['/v1/jobs/%E0%A4%A', '/v1/services/%'])('%s: 400 malformed_url saying what a "%" must start', async (path) => {
+    const error = await expectError(path, 400)
+    expect(error.code).toBe('malformed_url')
+    expect(error.message).toContain(JSON.stringify(path))
+    expect(error.message).toContain('two hex digits')
+  })
+})
+
 const readOnlyPaths = ['/healthz', '/v1/services', '/v1/services/1', '/v1/jobs', '/v1/jobs/1', `/v1/sellers/0x${'a'.repeat(40)}`, '/v1/stats', '/openapi.json', '/docs']
 
 describe('methods other than GET, HEAD, OPTIONS', () => {
