@@ -20,7 +20,7 @@ export type AddResponseSchemasParameters = {
  * Must run before the ts-rest plugin registers its routes.
  */
 export function addResponseSchemas(app: FastifyInstance, { document }: AddResponseSchemasParameters): void {
-  app.addSchema({ $id: componentsId, components: document.components })
+  app.addSchema({ $id: componentsId, components: skipEscapingPlainStrings(document.components) })
   app.addHook('onRoute', (route) => {
     const appRoute = (route.config as { tsRestRoute?: AppRoute } | undefined)?.tsRestRoute
     if (appRoute === undefined) return
@@ -47,4 +47,24 @@ function referToComponents(schema: unknown): unknown {
       key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${componentsId}${value}` : referToComponents(value),
     ]),
   )
+}
+
+/**
+ * Marks strings whose pattern admits only ASCII letters, digits and `_` (hex, addresses, decimal
+ * amounts) with fast-json-stringify's `unsafe` format, which writes them without the escape scan:
+ * nothing in them needs escaping, and on list answers that scan was ~15 % of the CPU per request
+ * (npm run bench). Free-text strings keep their escaping.
+ */
+function skipEscapingPlainStrings(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(skipEscapingPlainStrings)
+  if (typeof schema !== 'object' || schema === null) return schema
+  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, skipEscapingPlainStrings(value)]))
+  const plain = copy.type === 'string' && copy.format === undefined && typeof copy.pattern === 'string' && admitsOnlyWordCharacters(copy.pattern)
+  return plain ? { ...copy, format: 'unsafe' } : copy
+}
+
+/** An anchored pattern of literal word characters and classes of the ranges 0-9, a-z, A-Z (or parts of them). */
+function admitsOnlyWordCharacters(pattern: string): boolean {
+  const withoutClasses = pattern.replace(/\[((?:[0-9]-[0-9]|[a-z]-[a-z]|[A-Z]-[A-Z]|\w)+)\]/g, '')
+  return /^\^[\w()?:*+{},|]*\$$/.test(withoutClasses)
 }
