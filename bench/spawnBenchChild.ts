@@ -43,8 +43,14 @@ export function spawnBenchChild<message extends { type: string }>({
     env: { ...process.env, NODE_ENV: 'production' },
   })
   let output = ''
+  let partialLine = ''
   child.stderr?.on('data', (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-outputTailChars)
+    const text = chunk.toString('utf8')
+    output = (output + text).slice(-outputTailChars)
+    // Its complaints (an indexer retrying a failed poll, say) belong in the bench's log.
+    const lines = (partialLine + text).split('\n')
+    partialLine = lines.pop() ?? ''
+    for (const line of lines) if (line.trim() !== '') process.stderr.write(`bench: [${name}] ${line}\n`)
   })
   child.send({ type: 'options', options })
   const received: message[] = []
