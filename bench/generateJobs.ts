@@ -1,5 +1,5 @@
 import { type Address, encodeFunctionData, getAbiItem, type GetLogsReturnType, keccak256, parseEther, stringToHex } from 'viem'
-import { getBlockNumber, getLogs, increaseTime, mine, readContract, setAutomine, setBlockGasLimit } from 'viem/actions'
+import { getBlockNumber, getLogs, increaseTime, mine, readContract, setAutomine } from 'viem/actions'
 import { arbiterAbi } from '../chain/abi/arbiter.ts'
 import { escrowAbi } from '../chain/abi/escrow.ts'
 import { registryAbi } from '../chain/abi/registry.ts'
@@ -65,8 +65,6 @@ const disputeBond = parseEther('0.001')
 const slashShares = [parseEther('0.001'), parseEther('0.0005'), parseEther('0.0005')] as const
 const sellerBond = parseEther('100')
 const gas = { register: 1_000_000n, stake: 200_000n, createJob: 300_000n, dispute: 200_000n, resolve: 500_000n, reclaim: 200_000n }
-/** Room for ~1,000 settlements a block: the default 30M gas would hold only ~30 at their gas limit. */
-const blockGasLimit = 1_000_000_000n
 
 const jobCreatedEvent = getAbiItem({ abi: escrowAbi, name: 'JobCreated' })
 const prompts = ['Summarise this paragraph.', 'Translate to French: good morning.', 'Write a haiku about rain.', 'List three sorting algorithms.']
@@ -75,7 +73,7 @@ type PlannedJob = { index: number; outcome: BenchOutcome; service: BenchService;
 
 /**
  * Fills a freshly deployed market quickly: 50 services from 5 sellers, then `jobs` jobs from 24
- * buyers with mixed outcomes, with automine off and a few hundred transactions per block. Settles
+ * buyers with mixed outcomes, with automine off and 30 transactions per block. Settles
  * with real attestations, disputes through the arbiter (slash or reject), expires some after
  * moving the clock. Leaves automine on again.
  */
@@ -104,7 +102,6 @@ export async function generateJobs(
   const firstServiceId = await readContract(clients.public, { address: registry, abi: registryAbi, functionName: 'nextServiceId' })
   if (firstServiceId !== 1n) throw new BenchSetupError('The bench needs a fresh deployment: services already exist.')
   await setAutomine(clients.test, false)
-  await setBlockGasLimit(clients.test, { gasLimit: blockGasLimit })
 
   // One registration a block, so service ids follow the plan whatever order the node picks.
   await phase(

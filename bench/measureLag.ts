@@ -56,11 +56,10 @@ export async function measureLag(
     buyer: benchAccounts.buyers[index % benchAccounts.buyers.length] as Address,
   }))
   const firstJobId = await clients.public.readContract({ address: escrow, abi: escrowAbi, functionName: 'nextJobId' })
-  // Created in one block, so ids follow the plan only per buyer: read them back from the chain.
+  // Several buyers share each block, so ids follow the plan only per buyer: read them back.
   await setAutomine(clients.test, false)
   await createTransactionSender(clients).sendInBlocks({
     items: planned,
-    perBlock: jobs,
     build: ({ service, buyer }) => ({
       from: buyer,
       to: escrow,

@@ -3,6 +3,7 @@ import { cpus, loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { BaseError } from '../errors/BaseError.ts'
 import { BenchChildError } from '../errors/bench.ts'
+import { assertMemoryFor } from './assertMemoryFor.ts'
 import type { BenchResults } from './BenchResults.ts'
 import { evaluateTargets } from './evaluateTargets.ts'
 import { generateJobs } from './generateJobs.ts'
@@ -32,6 +33,7 @@ const cleanups: (() => Promise<void>)[] = []
 
 try {
   const options = parseBenchArgs(process.argv.slice(2))
+  assertMemoryFor({ jobs: options.jobs })
   const startedAt = new Date()
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown', loadAverage: loadavg(), node: process.version }
   const load = { connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec }
