@@ -13,7 +13,8 @@ export type BenchResults = {
   durationSec: number
   machine: { cpus: number; cpuModel: string; loadAverage: number[]; node: string }
   options: BenchOptions
-  generation: GenerateJobsReturnType
+  /** Without the batchers, which are live handles. */
+  generation: Omit<GenerateJobsReturnType, 'batchers'>
   backfill: BackfillResult
   lag: LagResult[]
   rest: CeilingComparison[]

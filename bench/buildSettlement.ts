@@ -1,26 +1,26 @@
-import { type Address, encodeFunctionData, keccak256, stringToHex } from 'viem'
+import { encodeFunctionData, keccak256, stringToHex } from 'viem'
 import { escrowAbi } from '../chain/abi/escrow.ts'
 import { buildAttestationText } from '../chain/attestation/buildAttestationText.ts'
 import { signAttestation } from '../chain/attestation/signAttestation.ts'
 import type { BenchService } from './benchServices.ts'
-import type { BenchTransaction } from './createTransactionSender.ts'
+import type { BatchParameters } from './deployBatchers.ts'
 
 export type BuildSettlementParameters = {
-  escrow: Address
   jobId: bigint
   service: BenchService
 }
 
-export type BuildSettlementReturnType = BenchTransaction
+/** A call to the escrow, for the seller's batcher to make. */
+export type BuildSettlementReturnType = BatchParameters['calls'][number]
 
-/** Covers submitAttestation's storage writes (text, signature, hashes) with room to spare. */
-export const settlementGas = 900_000n
+/** Covers submitAttestation's storage writes (text, signature, hashes; ~420k used) with room to spare. */
+const settlementGas = 600_000n
 
 /**
  * The seller's `submitAttestation` for a job: a per-job output, its five-field attestation text
  * signed by the service's signing key (the on-chain verifier checks it), and a fresh chat id.
  */
-export async function buildSettlement({ escrow, jobId, service }: BuildSettlementParameters): Promise<BuildSettlementReturnType> {
+export async function buildSettlement({ jobId, service }: BuildSettlementParameters): Promise<BuildSettlementReturnType> {
   const outputRootHash = keccak256(stringToHex(`bench output of job ${jobId}`))
   const text = buildAttestationText({
     contentHash: outputRootHash,
@@ -31,8 +31,6 @@ export async function buildSettlement({ escrow, jobId, service }: BuildSettlemen
   })
   const signature = await signAttestation(service.signer, { text })
   return {
-    from: service.seller,
-    to: escrow,
     gas: settlementGas,
     data: encodeFunctionData({
       abi: escrowAbi,

@@ -1,29 +1,37 @@
-import { type Address, type Hex, toHex } from 'viem'
-import { getBlock, getBlockTransactionCount, getTransactionCount, mine } from 'viem/actions'
+import { type Address, type Hash, type Hex, type TransactionReceipt, toHex } from 'viem'
+import { getBlock, getBlockTransactionCount, getTransactionCount, getTransactionReceipt, mine } from 'viem/actions'
+import { BenchSetupError } from '../errors/bench.ts'
 import type { BenchClients } from './createBenchClients.ts'
 
-/** A transaction for one of the node's own accounts; the node signs it. */
-export type BenchTransaction = { from: Address; to: Address; data: Hex; value?: bigint; gas: bigint }
+/** A transaction for one of the node's own accounts; the node signs it. No `to`: a contract creation. */
+export type BenchTransaction = { from: Address; to: Address | undefined; data: Hex; value?: bigint; gas: bigint }
 
 export type SendInBlocksParameters<item> = {
   items: readonly item[]
   /** Turns an item into its transaction; may be slow (it may sign): the next chunk is built while the node mines. */
   build: (item: item) => BenchTransaction | Promise<BenchTransaction>
   /**
-   * Transactions per mined block. Small on purpose: with automine off the node's memory grew
-   * with the square of the pending pool (300 a block: ~1 MB per transaction, the node was
-   * OOM-killed at 24 GB; 30 a block: ~75 KB per transaction, and just as fast). 30 also fits
-   * the default 30M block gas at every limit used here.
+   * Transactions per mined block: they must fit its 30M gas at their gas limits. Kept small:
+   * with automine off the node's memory grew far faster with a large pending pool (300 a block:
+   * ~1 MB per transaction, until the kernel killed it; 30 a block: ~90 KB).
    */
   perBlock?: number
 }
 
-export type SendInBlocksReturnType = { transactions: number; blocks: number }
+export type SendInBlocksReturnType = {
+  transactions: number
+  blocks: number
+  /** In item order, every one checked successful. */
+  receipts: TransactionReceipt[]
+}
 
 export type TransactionSender = {
   /** Sends every item's transaction with automine off, mining one block per chunk; resolves once all are mined. */
   sendInBlocks: <item>(parameters: SendInBlocksParameters<item>) => Promise<SendInBlocksReturnType>
 }
+
+/** Receipts read per JSON-RPC batch. */
+const receiptPage = 200
 
 /**
  * Sends many transactions fast: explicit nonces and gas limits (no per-transaction estimate or
@@ -34,7 +42,7 @@ export function createTransactionSender(clients: BenchClients): TransactionSende
   const maxPriorityFeePerGas = 1_000_000_000n
   let maxFeePerGas: bigint | undefined
 
-  const send = async (transactions: readonly BenchTransaction[]): Promise<void> => {
+  const send = async (transactions: readonly BenchTransaction[]): Promise<Hash[]> => {
     if (maxFeePerGas === undefined) {
       // Blocks under the gas target only lower the base fee, so twice today's covers the run.
       const latest = await getBlock(clients.public)
@@ -46,7 +54,7 @@ export function createTransactionSender(clients: BenchClients): TransactionSende
     )
     newSenders.forEach((address, index) => nonces.set(address, counts[index] as number))
     const fee = maxFeePerGas
-    await Promise.all(
+    return Promise.all(
       transactions.map(({ from, to, data, value = 0n, gas }) => {
         const nonce = nonces.get(from) as number
         nonces.set(from, nonce + 1)
@@ -74,13 +82,14 @@ export function createTransactionSender(clients: BenchClients): TransactionSende
       const buildChunk = (start: number): Promise<BenchTransaction[]> =>
         Promise.all(items.slice(start, start + perBlock).map((item) => build(item)))
       let blocks = 0
+      const hashes: Hash[] = []
       let mining: Promise<void> = Promise.resolve()
       let next = items.length > 0 ? buildChunk(0) : undefined
       for (let start = 0; next !== undefined; start += perBlock) {
         const chunk = await next
         next = start + perBlock < items.length ? buildChunk(start + perBlock) : undefined
         await mining
-        await send(chunk)
+        hashes.push(...(await send(chunk)))
         mining = mine(clients.test, { blocks: 1 })
         blocks += 1
       }
@@ -90,7 +99,14 @@ export function createTransactionSender(clients: BenchClients): TransactionSende
         await mine(clients.test, { blocks: 1 })
         blocks += 1
       }
-      return { transactions: items.length, blocks }
+      const receipts: TransactionReceipt[] = []
+      for (let start = 0; start < hashes.length; start += receiptPage) {
+        const page = hashes.slice(start, start + receiptPage)
+        receipts.push(...(await Promise.all(page.map((hash) => getTransactionReceipt(clients.public, { hash })))))
+      }
+      const failed = receipts.find((receipt) => receipt.status !== 'success')
+      if (failed !== undefined) throw new BenchSetupError(`Transaction ${failed.transactionHash} reverted.`)
+      return { transactions: items.length, blocks, receipts }
     },
   }
 }

@@ -10,6 +10,7 @@ import { benchServices, type BenchService } from './benchServices.ts'
 import { buildSettlement } from './buildSettlement.ts'
 import type { BenchClients } from './createBenchClients.ts'
 import { createTransactionSender, type BenchTransaction } from './createTransactionSender.ts'
+import { deployBatchers, type BenchBatchers } from './deployBatchers.ts'
 
 export type BenchOutcome = 'pending' | 'settled' | 'expired' | 'disputed' | 'slashed' | 'disputeRejected'
 
@@ -31,8 +32,10 @@ export type GenerateJobsReturnType = {
   headBlock: bigint
   /** A settled job (it has attestation fields and events), for the single-job endpoints. */
   sampleJobId: bigint
-  /** The seller with the most jobs, for `/v1/sellers/:address`. */
+  /** The seller with the most jobs (a batcher's address), for `/v1/sellers/:address`. */
   sampleSeller: Address
+  /** The buyers' and sellers' batchers, for the lag stage's own jobs. */
+  batchers: BenchBatchers
   durationMs: number
 }
 
@@ -64,7 +67,10 @@ const expiringTimeoutSeconds = 60n
 const disputeBond = parseEther('0.001')
 const slashShares = [parseEther('0.001'), parseEther('0.0005'), parseEther('0.0005')] as const
 const sellerBond = parseEther('100')
-const gas = { register: 1_000_000n, stake: 200_000n, createJob: 300_000n, dispute: 200_000n, resolve: 500_000n, reclaim: 200_000n }
+const gas = { register: 1_000_000n, stake: 100_000n, createJob: 300_000n, dispute: 150_000n, resolve: 500_000n, reclaim: 150_000n }
+/** Calls per batch transaction: under 15M gas limit with the batch overhead, two to a 30M-gas block. */
+const callsPerBatch = { createJob: 45, settle: 24, dispute: 50, reclaim: 50 }
+const batchesPerBlock = 2
 
 const jobCreatedEvent = getAbiItem({ abi: escrowAbi, name: 'JobCreated' })
 const prompts = ['Summarise this paragraph.', 'Translate to French: good morning.', 'Write a haiku about rain.', 'List three sorting algorithms.']
@@ -73,9 +79,10 @@ type PlannedJob = { index: number; outcome: BenchOutcome; service: BenchService;
 
 /**
  * Fills a freshly deployed market quickly: 50 services from 5 sellers, then `jobs` jobs from 24
- * buyers with mixed outcomes, with automine off and 30 transactions per block. Settles
- * with real attestations, disputes through the arbiter (slash or reject), expires some after
- * moving the clock. Leaves automine on again.
+ * buyers with mixed outcomes. Buyers and sellers act through batcher contracts, many calls per
+ * transaction (a fraction of the transactions, about half the time), with automine off.
+ * Settles with real attestations, disputes through the arbiter (slash or reject), expires some
+ * after moving the clock. Leaves automine on again.
  */
 export async function generateJobs(
   clients: BenchClients,
@@ -90,7 +97,7 @@ export async function generateJobs(
     name: string,
     items: readonly item[],
     build: (item: item) => BenchTransaction | Promise<BenchTransaction>,
-    perBlock?: number,
+    perBlock = batchesPerBlock,
   ): Promise<void> => {
     const phaseStart = performance.now()
     const sent = await sender.sendInBlocks({ items, build, perBlock })
@@ -102,41 +109,45 @@ export async function generateJobs(
   const firstServiceId = await readContract(clients.public, { address: registry, abi: registryAbi, functionName: 'nextServiceId' })
   if (firstServiceId !== 1n) throw new BenchSetupError('The bench needs a fresh deployment: services already exist.')
   await setAutomine(clients.test, false)
+  const batchers = await deployBatchers(sender, { owners: [...benchAccounts.sellers, ...benchAccounts.buyers] })
 
   // One registration a block, so service ids follow the plan whatever order the node picks.
   await phase(
     'register services',
     benchServices,
-    (service) => ({
-      from: service.seller,
-      to: registry,
-      gas: gas.register,
-      data: encodeFunctionData({
-        abi: registryAbi,
-        functionName: 'registerService',
-        args: [
-          keccak256(stringToHex(`capability: chat completion, ${service.modelId}`)),
-          service.modelId,
-          service.seller,
-          service.signer.address,
-          service.providerIdentity,
-          'centralized',
-          service.index % 3 !== 0,
-          service.pricePerCall,
-          16_384n,
-          stringToHex(`ipfs://tee-market-bench/agents/${service.index}.json`),
+    (service) =>
+      batchers.batch(service.seller, {
+        target: registry,
+        calls: [
+          {
+            gas: gas.register,
+            data: encodeFunctionData({
+              abi: registryAbi,
+              functionName: 'registerService',
+              args: [
+                keccak256(stringToHex(`capability: chat completion, ${service.modelId}`)),
+                service.modelId,
+                batchers.of(service.seller),
+                service.signer.address,
+                service.providerIdentity,
+                'centralized',
+                service.index % 3 !== 0,
+                service.pricePerCall,
+                16_384n,
+                stringToHex(`ipfs://tee-market-bench/agents/${service.index}.json`),
+              ],
+            }),
+          },
         ],
       }),
-    }),
     1,
   )
-  await phase('stake seller bonds', benchAccounts.sellers, (seller) => ({
-    from: seller,
-    to: arbiter,
-    gas: gas.stake,
-    value: sellerBond,
-    data: encodeFunctionData({ abi: arbiterAbi, functionName: 'stake' }),
-  }))
+  await phase('stake seller bonds', benchAccounts.sellers, (seller) =>
+    batchers.batch(seller, {
+      target: arbiter,
+      calls: [{ gas: gas.stake, value: sellerBond, data: encodeFunctionData({ abi: arbiterAbi, functionName: 'stake' }) }],
+    }),
+  )
   const registryLogs = await getLogs(clients.public, { address: registry, fromBlock: BigInt(deployment.deployBlock) })
 
   const buyers = benchAccounts.buyers
@@ -147,52 +158,71 @@ export async function generateJobs(
     buyer: buyers[index % buyers.length] as Address,
   }))
   const firstJobBlock = (await getBlockNumber(clients.public)) + 1n
-  await phase('create jobs', planned, (job) => ({
-    from: job.buyer,
-    to: escrow,
-    gas: gas.createJob,
-    value: job.service.pricePerCall,
-    data: encodeFunctionData({
-      abi: escrowAbi,
-      functionName: 'createJob',
-      args: [
-        BigInt(job.service.index + 1),
-        stringToHex(`${prompts[job.index % prompts.length]} (bench job ${job.index})`),
-        job.outcome === 'expired' ? expiringTimeoutSeconds : longTimeoutSeconds,
-      ],
+  await phase('create jobs', inBatches(planned, ({ buyer }) => buyer, callsPerBatch.createJob), ({ owner, items }) =>
+    batchers.batch(owner, {
+      target: escrow,
+      calls: items.map((job) => ({
+        gas: gas.createJob,
+        value: job.service.pricePerCall,
+        data: encodeFunctionData({
+          abi: escrowAbi,
+          functionName: 'createJob',
+          args: [
+            BigInt(job.service.index + 1),
+            stringToHex(`${prompts[job.index % prompts.length]} (bench job ${job.index})`),
+            job.outcome === 'expired' ? expiringTimeoutSeconds : longTimeoutSeconds,
+          ],
+        }),
+      })),
     }),
-  }))
-  await assignJobIds(clients, { escrow, planned, fromBlock: firstJobBlock, buyers })
+  )
+  await assignJobIds(clients, { escrow, planned, fromBlock: firstJobBlock, buyers: buyers.map(batchers.of) })
 
   const withOutcome = (...outcomes: BenchOutcome[]): PlannedJob[] => planned.filter((job) => outcomes.includes(job.outcome))
   const jobIdOf = (job: PlannedJob): bigint => job.jobId as bigint
-  await phase('settle jobs', withOutcome('settled', 'disputed', 'slashed', 'disputeRejected'), (job) =>
-    buildSettlement({ escrow, jobId: jobIdOf(job), service: job.service }),
+  const settledOnes = withOutcome('settled', 'disputed', 'slashed', 'disputeRejected')
+  await phase('settle jobs', inBatches(settledOnes, ({ service }) => service.seller, callsPerBatch.settle), async ({ owner, items }) =>
+    batchers.batch(owner, {
+      target: escrow,
+      calls: await Promise.all(items.map((job) => buildSettlement({ jobId: jobIdOf(job), service: job.service }))),
+    }),
   )
-  await phase('dispute jobs', withOutcome('disputed', 'slashed', 'disputeRejected'), (job) => ({
-    from: job.buyer,
-    to: escrow,
-    gas: gas.dispute,
-    value: disputeBond,
-    data: encodeFunctionData({ abi: escrowAbi, functionName: 'dispute', args: [jobIdOf(job)] }),
-  }))
-  await phase('resolve disputes', withOutcome('slashed', 'disputeRejected'), (job) => ({
-    from: benchAccounts.deployer,
-    to: arbiter,
-    gas: gas.resolve,
-    data:
-      job.outcome === 'slashed'
-        ? encodeFunctionData({ abi: arbiterAbi, functionName: 'slash', args: [jobIdOf(job), ...slashShares] })
-        : encodeFunctionData({ abi: arbiterAbi, functionName: 'rejectDispute', args: [jobIdOf(job)] }),
-  }))
+  await phase('dispute jobs', inBatches(withOutcome('disputed', 'slashed', 'disputeRejected'), ({ buyer }) => buyer, callsPerBatch.dispute), ({ owner, items }) =>
+    batchers.batch(owner, {
+      target: escrow,
+      calls: items.map((job) => ({
+        gas: gas.dispute,
+        value: disputeBond,
+        data: encodeFunctionData({ abi: escrowAbi, functionName: 'dispute', args: [jobIdOf(job)] }),
+      })),
+    }),
+  )
+  // Only the arbiter's owner (the deployer, an account) may rule: one transaction a dispute.
+  await phase(
+    'resolve disputes',
+    withOutcome('slashed', 'disputeRejected'),
+    (job) => ({
+      from: benchAccounts.deployer,
+      to: arbiter,
+      gas: gas.resolve,
+      data:
+        job.outcome === 'slashed'
+          ? encodeFunctionData({ abi: arbiterAbi, functionName: 'slash', args: [jobIdOf(job), ...slashShares] })
+          : encodeFunctionData({ abi: arbiterAbi, functionName: 'rejectDispute', args: [jobIdOf(job)] }),
+    }),
+    30,
+  )
   await increaseTime(clients.test, { seconds: Number(expiringTimeoutSeconds) * 2 })
   await mine(clients.test, { blocks: 1 })
-  await phase('reclaim expired jobs', withOutcome('expired'), (job) => ({
-    from: job.buyer,
-    to: escrow,
-    gas: gas.reclaim,
-    data: encodeFunctionData({ abi: escrowAbi, functionName: 'reclaimExpired', args: [jobIdOf(job)] }),
-  }))
+  await phase('reclaim expired jobs', inBatches(withOutcome('expired'), ({ buyer }) => buyer, callsPerBatch.reclaim), ({ owner, items }) =>
+    batchers.batch(owner, {
+      target: escrow,
+      calls: items.map((job) => ({
+        gas: gas.reclaim,
+        data: encodeFunctionData({ abi: escrowAbi, functionName: 'reclaimExpired', args: [jobIdOf(job)] }),
+      })),
+    }),
+  )
   await setAutomine(clients.test, true)
 
   const outcomes: Record<BenchOutcome, number> = { pending: 0, settled: 0, expired: 0, disputed: 0, slashed: 0, disputeRejected: 0 }
@@ -203,7 +233,7 @@ export async function generateJobs(
   }
   const jobsPerSeller = new Map<Address, number>()
   for (const job of planned) jobsPerSeller.set(job.service.seller, (jobsPerSeller.get(job.service.seller) ?? 0) + 1)
-  const sampleSeller = [...jobsPerSeller].sort((a, b) => b[1] - a[1])[0]?.[0] ?? (benchAccounts.sellers[0] as Address)
+  const busiestSeller = [...jobsPerSeller].sort((a, b) => b[1] - a[1])[0]?.[0] ?? (benchAccounts.sellers[0] as Address)
   const settled = withOutcome('settled')
   const sample = settled[Math.floor(settled.length / 2)]
 
@@ -216,9 +246,29 @@ export async function generateJobs(
     blocks,
     headBlock: await getBlockNumber(clients.public),
     sampleJobId: sample === undefined ? 1n : jobIdOf(sample),
-    sampleSeller,
+    sampleSeller: batchers.of(busiestSeller),
+    batchers,
     durationMs: performance.now() - startedAt,
   }
+}
+
+type Batch<item> = { owner: Address; items: item[] }
+
+/** Groups items by owner, in order, into batches of at most `size`; batches of different owners interleave. */
+function inBatches<item>(items: readonly item[], ownerOf: (item: item) => Address, size: number): Batch<item>[] {
+  const open = new Map<Address, Batch<item>>()
+  const batches: Batch<item>[] = []
+  for (const item of items) {
+    const owner = ownerOf(item)
+    let batch = open.get(owner)
+    if (batch === undefined || batch.items.length === size) {
+      batch = { owner, items: [] }
+      open.set(owner, batch)
+      batches.push(batch)
+    }
+    batch.items.push(item)
+  }
+  return batches
 }
 
 type JobCreatedLog = GetLogsReturnType<typeof jobCreatedEvent, [typeof jobCreatedEvent], true>[number]

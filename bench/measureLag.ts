@@ -8,6 +8,7 @@ import { benchServices, type BenchService } from './benchServices.ts'
 import { buildSettlement } from './buildSettlement.ts'
 import type { BenchClients } from './createBenchClients.ts'
 import { createTransactionSender } from './createTransactionSender.ts'
+import type { BenchBatchers } from './deployBatchers.ts'
 import { percentile } from './percentile.ts'
 
 export type LagObserver = {
@@ -19,6 +20,8 @@ export type LagObserver = {
 
 export type MeasureLagParameters = {
   deployment: Deployment
+  /** The generator's: jobs are created and settled by the same batcher contracts. */
+  batchers: BenchBatchers
   observers: readonly LagObserver[]
   /** Jobs settled, one every `paceMs`. */
   jobs: number
@@ -48,7 +51,7 @@ export type MeasureLagReturnType = LagResult[]
  */
 export async function measureLag(
   clients: BenchClients,
-  { deployment, observers, jobs, paceMs, checkEveryMs = 10 }: MeasureLagParameters,
+  { deployment, batchers, observers, jobs, paceMs, checkEveryMs = 10 }: MeasureLagParameters,
 ): Promise<MeasureLagReturnType> {
   const { escrow } = deployment
   const planned = Array.from({ length: jobs }, (_, index) => ({
@@ -60,13 +63,17 @@ export async function measureLag(
   await setAutomine(clients.test, false)
   await createTransactionSender(clients).sendInBlocks({
     items: planned,
-    build: ({ service, buyer }) => ({
-      from: buyer,
-      to: escrow,
-      gas: 300_000n,
-      value: service.pricePerCall,
-      data: encodeFunctionData({ abi: escrowAbi, functionName: 'createJob', args: [BigInt(service.index + 1), stringToHex('lag probe'), 86_400n] }),
-    }),
+    build: ({ service, buyer }) =>
+      batchers.batch(buyer, {
+        target: escrow,
+        calls: [
+          {
+            gas: 300_000n,
+            value: service.pricePerCall,
+            data: encodeFunctionData({ abi: escrowAbi, functionName: 'createJob', args: [BigInt(service.index + 1), stringToHex('lag probe'), 86_400n] }),
+          },
+        ],
+      }),
   })
   await setAutomine(clients.test, true)
   const jobIds = Array.from({ length: jobs }, (_, index) => firstJobId + BigInt(index))
@@ -74,9 +81,10 @@ export async function measureLag(
     jobIds.map((jobId) => clients.public.readContract({ address: escrow, abi: escrowAbi, functionName: 'getJob', args: [jobId] })),
   )
   const settlements = await Promise.all(
-    created.map((job, index) =>
-      buildSettlement({ escrow, jobId: jobIds[index] as bigint, service: benchServices[Number(job.serviceId) - 1] as BenchService }),
-    ),
+    created.map(async (job, index) => {
+      const service = benchServices[Number(job.serviceId) - 1] as BenchService
+      return batchers.batch(service.seller, { target: escrow, calls: [await buildSettlement({ jobId: jobIds[index] as bigint, service })] })
+    }),
   )
 
   const settledAt: number[] = []

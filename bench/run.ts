@@ -86,6 +86,7 @@ try {
   const { restUrl: fastRestUrl } = await fastServer.next('listening')
   const lag = await measureLag(devnet.clients, {
     deployment: devnet.deployment,
+    batchers: generation.batchers,
     jobs: options.lagJobs,
     paceMs: options.lagPaceMs,
     observers: [
@@ -102,13 +103,14 @@ try {
   const mcp = await measureMcp(backfilled.mcpUrl, { jobId: generation.sampleJobId, load, serverCpu })
   const memory = await measureMemory(server, { report: backfilled.report })
 
+  const { batchers: _batchers, ...withoutBatchers } = generation
   const results: BenchResults = {
     note: 'figures from a shared 2-core machine',
     startedAt: startedAt.toISOString(),
     durationSec: (Date.now() - startedAt.getTime()) / 1000,
     machine,
     options,
-    generation,
+    generation: withoutBatchers,
     backfill: backfilled.result,
     lag,
     rest,
