@@ -14,7 +14,7 @@ export type BenchService = {
   signer: PrivateKeyAccount
 }
 
-export const benchServiceCount = 50
+const benchServiceCount = 50
 
 const models = ['llama-3.1-8b-instruct', 'qwen2.5-7b-instruct', 'mistral-7b-instruct-v0.3', 'gemma-2-9b-it', 'phi-3.5-mini-instruct']
 const providers = ['together-ai', 'fireworks-ai', 'deepinfra', 'groq', 'novita-ai', 'hyperbolic', 'openai']

@@ -15,7 +15,7 @@ import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { CreateJobWouldRevertError, InsufficientBalanceError } from '../../errors/run.ts'
 
 /** The document's floor for a buyer wallet, whatever the service costs. */
-export const minimumBuyerBalance = parseEther('0.005')
+const minimumBuyerBalance = parseEther('0.005')
 
 export type PrepareCreateJobParameters = {
   account: PrivateKeyAccount

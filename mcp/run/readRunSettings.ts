@@ -20,7 +20,7 @@ export type RunSettings = {
   outputUrl: string | null
 }
 
-export const defaultPollIntervalMs = 2_000
+const defaultPollIntervalMs = 2_000
 
 /** Reads and checks every `run` setting before anything is paid. */
 export function readRunSettings({ env }: ReadRunSettingsParameters): RunSettings {
