@@ -18,6 +18,8 @@ export type StoredJobEvent = {
 export type StoredJob = {
   job: Job
   detail: JobDetail
+  /** The store's `version` when this job last changed: equal versions, equal job. */
+  version: number
 }
 
 /** Totals derived from the applied events (never from a job's current state). */
@@ -42,6 +44,11 @@ export type StoreSync = {
 }
 
 export type Store = {
+  /**
+   * Grows with every change to what readers return (records, events, counters), never repeats
+   * within a process: a reader's answer is the same while it stands still.
+   */
+  readonly version: number
   service(serviceId: bigint): Service | undefined
   job(jobId: bigint): StoredJob | undefined
   /** Every job id, ascending; readers walk it from the end for newest first. */
@@ -148,6 +155,11 @@ export function createStore({
     network,
   }
   let serviceListCache: Service[] | undefined
+  let version = 0
+  const changed = (): number => {
+    version += 1
+    return version
+  }
 
   const sellerIndex = (seller: string): SellerIndex => {
     const key = seller.toLowerCase()
@@ -171,6 +183,7 @@ export function createStore({
 
   const rebuildDetail = (entry: JobEntry): void => {
     entry.detail = { ...entry.job, events: entry.events.map(({ entry: event }) => event) }
+    entry.version = changed()
   }
 
   const deleteService = (serviceId: bigint, entry: ServiceEntry): void => {
@@ -179,6 +192,7 @@ export function createStore({
     removeSorted(sellerIndex(entry.service.seller).serviceIds, serviceId)
     counters.services -= 1
     serviceListCache = undefined
+    changed()
   }
 
   const deleteJob = (jobId: bigint, entry: JobEntry): void => {
@@ -188,9 +202,13 @@ export function createStore({
     removeSorted(jobIds, jobId)
     removeSorted(sellerIndex(entry.job.seller).jobIds, jobId)
     counters.jobs -= 1
+    changed()
   }
 
   const store: Store = {
+    get version() {
+      return version
+    },
     service: (serviceId) => serviceEntries.get(serviceId)?.service,
     job: (jobId) => jobEntries.get(jobId),
     jobIds,
@@ -226,6 +244,7 @@ export function createStore({
       }
       staleServiceIds.delete(serviceId)
       serviceListCache = undefined
+      changed()
     },
 
     putJob({ jobId, job, block, createdBlock }) {
@@ -234,6 +253,7 @@ export function createStore({
         const created: JobEntry = {
           job,
           detail: { ...job, events: [] },
+          version: changed(),
           createdBlock: createdBlock ?? beforeRange,
           lastBlock: block ?? beforeRange,
           events: [],
