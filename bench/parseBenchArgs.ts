@@ -1,8 +1,14 @@
 import { parseArgs } from 'node:util'
 import { BenchArgumentError } from '../errors/bench.ts'
 
+/** Stages a run may leave out (generation, back-fill and memory always run: the others need them). */
+export const skippableStages = ['lag', 'rest', 'mcp'] as const
+export type SkippableStage = (typeof skippableStages)[number]
+
 export type BenchOptions = {
   quick: boolean
+  /** Stages left out of this run, for measuring one part quickly; a full report skips none. */
+  skip: readonly SkippableStage[]
   jobs: number
   /** Measured seconds per endpoint (after the warm-up). */
   durationSec: number
@@ -22,7 +28,8 @@ export type ParseBenchArgsReturnType = BenchOptions
 
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--duration S] [--warmup S] [--connections C] ' +
-  '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--cpu-prof DIR] [--out FILE]'
+  '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--cpu-prof DIR] [--out FILE] ' +
+  `[--skip ${skippableStages.join(',')}]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
 export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnType {
@@ -41,6 +48,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         'fast-poll': { type: 'string' },
         'cpu-prof': { type: 'string' },
         out: { type: 'string' },
+        skip: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -55,8 +63,14 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     if (!Number.isFinite(parsed) || parsed < min) throw new BenchArgumentError(`--${flag} must be a number of at least ${min}, got "${value}". ${usage}`)
     return parsed
   }
+  const skip = (values.skip ?? '').split(',').filter((stage) => stage !== '')
+  for (const stage of skip) {
+    if (!(skippableStages as readonly string[]).includes(stage))
+      throw new BenchArgumentError(`--skip takes stages from ${skippableStages.join(', ')}, got "${stage}". ${usage}`)
+  }
   return {
     quick,
+    skip: skip as SkippableStage[],
     jobs: Math.floor(number('jobs', values.jobs, quick ? 2_000 : 10_000, 1)),
     durationSec: number('duration', values.duration, quick ? 3 : 10, 1),
     warmupSec: number('warmup', values.warmup, quick ? 0.5 : 2, 0),

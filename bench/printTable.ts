@@ -1,5 +1,6 @@
 import type { BenchResults } from './BenchResults.ts'
 import type { CeilingComparison } from './compareWithCeiling.ts'
+import type { SkippableStage } from './parseBenchArgs.ts'
 
 /** The bench report as plain-text tables, ready for stdout. */
 export function printTable(results: BenchResults): string {
@@ -7,6 +8,10 @@ export function printTable(results: BenchResults): string {
   const lines: string[] = []
   const section = (title: string): void => {
     lines.push('', title)
+  }
+  const skipped = (stage: SkippableStage): boolean => {
+    if (options.skip.includes(stage)) lines.push(`   skipped (--skip ${stage})`)
+    return options.skip.includes(stage)
   }
   const mb = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`
   const ms = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 1 : 0)} ms` : '-')
@@ -62,12 +67,13 @@ export function printTable(results: BenchResults): string {
   )
 
   section(`2. Lag, settlement receipt to GET /v1/jobs/:id showing Settled (${options.lagJobs} jobs, one every ${options.lagPaceMs} ms)`)
-  lines.push(
-    ...table(
-      ['setting', 'samples', 'p50', 'p95', 'max', 'missed'],
-      lag.map((row) => [row.label, String(row.samples), ms(row.p50Ms), ms(row.p95Ms), ms(row.maxMs), String(row.missed)]),
-    ),
-  )
+  if (!skipped('lag'))
+    lines.push(
+      ...table(
+        ['setting', 'samples', 'p50', 'p95', 'max', 'missed'],
+        lag.map((row) => [row.label, String(row.samples), ms(row.p50Ms), ms(row.p95Ms), ms(row.maxMs), String(row.missed)]),
+      ),
+    )
 
   const loadRows = (rows: readonly CeilingComparison[]): string[][] =>
     rows.map((row) => [
@@ -101,10 +107,12 @@ export function printTable(results: BenchResults): string {
     'failures',
   ]
   section(`3. REST with the ${int(options.jobs)}-job store loaded (autocannon in the bench process, server in its own)`)
-  lines.push('   "by CPU": ceiling CPU per request over ours, the ratio to expect when the server has a core to itself')
-  lines.push(...table(loadHeaders, loadRows(rest)))
+  if (!skipped('rest')) {
+    lines.push('   "by CPU": ceiling CPU per request over ours, the ratio to expect when the server has a core to itself')
+    lines.push(...table(loadHeaders, loadRows(rest)))
+  }
   section('4. MCP tools/call on the hosted server (stateless Streamable HTTP, reading through the REST indexer)')
-  lines.push(...table(loadHeaders, loadRows(mcp)))
+  if (!skipped('mcp')) lines.push(...table(loadHeaders, loadRows(mcp)))
 
   section('5. Memory of the server under test (after a full GC)')
   lines.push(

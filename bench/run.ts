@@ -8,7 +8,7 @@ import type { BenchResults } from './BenchResults.ts'
 import { evaluateTargets } from './evaluateTargets.ts'
 import { generateJobs } from './generateJobs.ts'
 import { measureBackfill } from './measureBackfill.ts'
-import { measureLag } from './measureLag.ts'
+import { measureLag, type LagResult } from './measureLag.ts'
 import { measureMcp } from './measureMcp.ts'
 import { measureMemory } from './measureMemory.ts'
 import { measureRest } from './measureRest.ts'
@@ -71,36 +71,42 @@ try {
   const backfilled = await measureBackfill(server, { proxy, generated: generation })
   if (backfilled.mcpUrl === null) throw new BenchChildError('The server under test started no MCP server.')
 
-  progress(`measuring lag: ${options.lagJobs} settlements at ${options.defaultPollMs} ms and ${options.fastPollMs} ms polls`)
-  // The fast observer starts at the head: only the lag jobs matter to it, not a second back-fill.
-  const fastServer = startServer(
-    {
-      rpcUrl: devnet.rpcUrl,
+  let lag: LagResult[] = []
+  if (!options.skip.includes('lag')) {
+    progress(`measuring lag: ${options.lagJobs} settlements at ${options.defaultPollMs} ms and ${options.fastPollMs} ms polls`)
+    // The fast observer starts at the head: only the lag jobs matter to it, not a second back-fill.
+    const fastServer = startServer(
+      {
+        rpcUrl: devnet.rpcUrl,
+        deployment: devnet.deployment,
+        startBlock: (generation.headBlock + 1n).toString(),
+        pollIntervalMs: options.fastPollMs,
+        mcp: false,
+      },
+      'fast-poll server',
+    )
+    const { restUrl: fastRestUrl } = await fastServer.next('listening')
+    lag = await measureLag(devnet.clients, {
       deployment: devnet.deployment,
-      startBlock: (generation.headBlock + 1n).toString(),
-      pollIntervalMs: options.fastPollMs,
-      mcp: false,
-    },
-    'fast-poll server',
-  )
-  const { restUrl: fastRestUrl } = await fastServer.next('listening')
-  const lag = await measureLag(devnet.clients, {
-    deployment: devnet.deployment,
-    batchers: generation.batchers,
-    jobs: options.lagJobs,
-    paceMs: options.lagPaceMs,
-    observers: [
-      { label: `${options.defaultPollMs / 1000} s poll (default)`, pollIntervalMs: options.defaultPollMs, restUrl: backfilled.restUrl },
-      { label: `${options.fastPollMs} ms poll (fastest tried)`, pollIntervalMs: options.fastPollMs, restUrl: fastRestUrl },
-    ],
-  })
-  await fastServer.stop()
+      batchers: generation.batchers,
+      jobs: options.lagJobs,
+      paceMs: options.lagPaceMs,
+      observers: [
+        { label: `${options.defaultPollMs / 1000} s poll (default)`, pollIntervalMs: options.defaultPollMs, restUrl: backfilled.restUrl },
+        { label: `${options.fastPollMs} ms poll (fastest tried)`, pollIntervalMs: options.fastPollMs, restUrl: fastRestUrl },
+      ],
+    })
+    await fastServer.stop()
+  }
 
-  progress(`loading REST endpoints (${options.warmupSec} s warm-up + ${options.durationSec} s each, ours then the ceiling)`)
   const serverCpu = (): Promise<number> => readChildCpu(server)
-  const rest = await measureRest(backfilled.restUrl, { jobId: generation.sampleJobId, seller: generation.sampleSeller, load, serverCpu })
-  progress('loading MCP tools/call')
-  const mcp = await measureMcp(backfilled.mcpUrl, { jobId: generation.sampleJobId, load, serverCpu })
+  if (!options.skip.includes('rest'))
+    progress(`loading REST endpoints (${options.warmupSec} s warm-up + ${options.durationSec} s each, ours then the ceiling)`)
+  const rest = options.skip.includes('rest')
+    ? []
+    : await measureRest(backfilled.restUrl, { jobId: generation.sampleJobId, seller: generation.sampleSeller, load, serverCpu })
+  if (!options.skip.includes('mcp')) progress('loading MCP tools/call')
+  const mcp = options.skip.includes('mcp') ? [] : await measureMcp(backfilled.mcpUrl, { jobId: generation.sampleJobId, load, serverCpu })
   const memory = await measureMemory(server, { report: backfilled.report })
 
   const { batchers: _batchers, ...withoutBatchers } = generation
