@@ -1,6 +1,3 @@
-import compress from '@fastify/compress'
-import etag from '@fastify/etag'
-import { initServer } from '@ts-rest/fastify'
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { BuildOpenApiDocumentReturnType as OpenApiDocument } from '../../contract/openapi.ts'
 import { marketContract } from '../../contract/router.ts'
@@ -8,17 +5,18 @@ import { RouteNotFoundError } from '../../errors/http.ts'
 import type { Store } from '../store/createStore.ts'
 import { addCorsHeaders } from './addCorsHeaders.ts'
 import { addResponseSchemas } from './addResponseSchemas.ts'
-import { createMarketRouter } from './createMarketRouter.ts'
+import { createMarketHandlers } from './createMarketHandlers.ts'
+import { createResponder } from './createResponder.ts'
 import { handleError } from './handleError.ts'
 import { handleFrameworkError } from './handleFrameworkError.ts'
 import { listContractPaths } from './listContractPaths.ts'
+import { registerContractRoutes } from './registerContractRoutes.ts'
 import { registerDocsRoutes, docsPaths } from './registerDocsRoutes.ts'
 import { registerReadOnlyGuards } from './registerReadOnlyGuards.ts'
-import { toInvalidParameterError } from './toInvalidParameterError.ts'
 
 /**
  * `production` trusts the compiled serializers; `development` also checks every response body
- * against the contract's zod schema (ts-rest response validation), so a reader bug surfaces as a 500.
+ * against the contract's zod schema, so a reader bug surfaces as a 500.
  */
 export type AppMode = 'production' | 'development'
 
@@ -57,18 +55,15 @@ export function buildApp({ store, mode, openApiText, docsHtml, logger = false }:
     throw new RouteNotFoundError({ path: request.url.split('?')[0] ?? request.url, knownPaths })
   })
   addCorsHeaders(app)
-  // etag's onSend hook sees the uncompressed body: one weak tag for every encoding of it.
-  app.register(etag, { weak: true })
-  app.register(compress, { threshold: 1024 })
   addResponseSchemas(app, { document: JSON.parse(openApiText) as OpenApiDocument })
-  app.register(initServer().plugin(createMarketRouter({ store })), {
-    logInitialization: false,
-    responseValidation: mode === 'development',
-    requestValidationErrorHandler: (error, request, reply) => handleError(toInvalidParameterError(error, request), request, reply),
+  const respond = createResponder()
+  registerContractRoutes(app, {
+    contract: marketContract,
+    handlers: createMarketHandlers({ store }),
+    respond,
+    validateResponses: mode === 'development',
   })
-  app.register(async (child) => {
-    registerDocsRoutes(child, { openApiText, docsHtml })
-    registerReadOnlyGuards(child, { paths })
-  })
+  registerDocsRoutes(app, { openApiText, docsHtml, respond })
+  registerReadOnlyGuards(app, { paths })
   return app
 }

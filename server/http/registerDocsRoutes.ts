@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import type { Responder } from './createResponder.ts'
 
 export const docsPaths = ['/openapi.json', '/docs'] as const
 
@@ -7,10 +8,15 @@ export type RegisterDocsRoutesParameters = {
   openApiText: string
   /** The self-contained Redoc page built from it. */
   docsHtml: string
+  respond: Responder
 }
 
+/** Neither page changes while the app runs: one version for their whole life. */
+const docsVersion = 0
+
 /** `GET /openapi.json` and `GET /docs` (the API reference, readable offline). */
-export function registerDocsRoutes(app: FastifyInstance, { openApiText, docsHtml }: RegisterDocsRoutesParameters): void {
-  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openApiText))
-  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsHtml))
+export function registerDocsRoutes(app: FastifyInstance, { openApiText, docsHtml, respond }: RegisterDocsRoutesParameters): void {
+  const page = (contentType: string, body: string) => ({ version: docsVersion, contentType, build: () => ({ status: 200, body }) })
+  app.get('/openapi.json', (request, reply) => respond(request, reply, page('application/json; charset=utf-8', openApiText)))
+  app.get('/docs', (request, reply) => respond(request, reply, page('text/html; charset=utf-8', docsHtml)))
 }

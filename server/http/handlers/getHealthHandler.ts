@@ -1,14 +1,17 @@
-import type { RouterImplementation } from '@ts-rest/fastify'
 import type { MarketContract } from '../../../contract/router.ts'
 import { getHealth } from '../../readers/getHealth.ts'
 import type { Store } from '../../store/createStore.ts'
+import type { ContractHandler } from '../ContractHandler.ts'
 
-export type GetHealthHandler = RouterImplementation<MarketContract>['health']['getHealth']
+export type GetHealthHandler = ContractHandler<MarketContract['health']['getHealth']>
 
-/** `GET /healthz`: the same record either way; 503 while the indexer is not in sync. */
+/** `GET /healthz`: the same record either way; 503 while the indexer is not in sync. No ETag: the uptime ticks. */
 export function getHealthHandler({ store }: { store: Store }): GetHealthHandler {
-  return async () => {
-    const { ok, health } = getHealth(store)
-    return ok ? { status: 200, body: health } : { status: 503, body: health }
+  return {
+    version: () => undefined,
+    answer: () => {
+      const { ok, health } = getHealth(store)
+      return ok ? { status: 200, body: health } : { status: 503, body: health }
+    },
   }
 }
