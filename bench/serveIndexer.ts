@@ -11,11 +11,13 @@ import { receiveBenchOptions } from './receiveBenchOptions.ts'
 /** What the bench hands the server under test. */
 export type ServeIndexerOptions = {
   rpcUrl: string
+  /** Follow new heads here (eth_subscribe), or null to poll only. */
+  wsRpcUrl: string | null
   deployment: Deployment
   /** First block to index; the deploy block for a full back-fill. */
   startBlock: string
   pollIntervalMs: number
-  /** Also start the hosted MCP server, reading through this process's REST API. */
+  /** Also start the hosted MCP server, reading the indexer's store in this process (as the REST API does). */
   mcp: boolean
 }
 
@@ -53,6 +55,7 @@ const config = loadConfig({
   argv: [
     '--network', 'devnet',
     '--rpc-url', options.rpcUrl,
+    '--ws-rpc-url', options.wsRpcUrl ?? 'none',
     '--chain-id', String(deployment.chainId),
     '--registry', deployment.registry,
     '--escrow', deployment.escrow,
@@ -79,7 +82,9 @@ send({ type: 'backfilled', backfillMs, jobs: indexer.store.jobIds.length, baseli
 
 const app = buildApp({ store: indexer.store, mode: 'production', openApiText, docsHtml, logger: false })
 const restUrl = await app.listen({ host: config.host, port: 0 })
-const mcp = options.mcp ? await startHostedMcpServer({ ...config, indexerUrl: restUrl }, { log: (message) => process.stderr.write(`${message}\n`) }) : undefined
+const mcp = options.mcp
+  ? await startHostedMcpServer(config, { log: (message) => process.stderr.write(`${message}\n`), store: indexer.store })
+  : undefined
 send({ type: 'listening', restUrl, mcpUrl: mcp === undefined ? null : `${mcp.url}/mcp` })
 
 process.on('message', (message: { type: string }) => {

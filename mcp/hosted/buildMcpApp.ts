@@ -1,12 +1,15 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
-import type { ServerResponse } from 'node:http'
 import type { McpHealth } from '../../contract/mcp.ts'
+import { createMarketMcpServer } from '../server/createMarketMcpServer.ts'
+import type { ToolDispatcher } from '../server/createToolDispatcher.ts'
+import { answerToolCall, isPlainToolCall } from './answerToolCall.ts'
+import { createPostTransport } from './createPostTransport.ts'
+import { readPostMessages } from './readPostMessages.ts'
+import { writeJsonRpcError } from './writeJsonRpcError.ts'
 
 export type BuildMcpAppParameters = {
-  /** A fresh server per request: the hosted endpoint is stateless, nothing survives a request. */
-  createServer: () => McpServer
+  /** The tools, prepared once; each request gets its own protocol server over them (stateless). */
+  dispatcher: ToolDispatcher
   health: () => Promise<McpHealth>
   /** Largest accepted JSON-RPC body; a bigger one gets 413. */
   bodyLimit?: number
@@ -32,7 +35,7 @@ const jsonRpcCodes = { parseError: -32700, invalidRequest: -32600, serverError: 
  * initialize needed), `GET /healthz` describes it. Only the entry point calls `listen`.
  */
 export function buildMcpApp({
-  createServer,
+  dispatcher,
   health,
   bodyLimit = 1_048_576,
   log = (message) => process.stderr.write(`${message}\n`),
@@ -68,21 +71,17 @@ export function buildMcpApp({
     reply.hijack()
     const response = reply.raw
     response.setHeader('access-control-allow-origin', '*')
-    const server = createServer()
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
-    response.on('close', () => {
-      void transport.close()
-      void server.close()
-    })
     try {
-      await server.connect(transport)
-      await transport.handleRequest(request.raw, response, request.body)
+      const { messages, refusal } = readPostMessages(request.headers, request.body)
+      if (refusal !== undefined) return writeJsonRpcError(response, refusal)
+      if (isPlainToolCall(messages)) return await answerToolCall(dispatcher, { request: messages[0], response })
+      // Nothing survives the request: a protocol server of its own answers initialize, tools/list, batches...
+      const transport = createPostTransport(response)
+      await createMarketMcpServer(dispatcher).connect(transport)
+      transport.receive(messages, { requestInfo: { headers: request.headers } })
     } catch (error) {
       log(`mcp request failed: ${error instanceof Error ? error.message : String(error)}`)
-      writeRawJsonRpcError(response, 500, {
-        code: jsonRpcCodes.internalError,
-        message: 'Internal server error.',
-      })
+      writeJsonRpcError(response, { status: 500, code: jsonRpcCodes.internalError, message: 'Internal server error.' })
     }
   })
 
@@ -137,17 +136,4 @@ function sendJsonRpcError(
     .headers(headers)
     .type('application/json')
     .send({ jsonrpc: '2.0', error: { code, message }, id: null })
-}
-
-function writeRawJsonRpcError(
-  response: ServerResponse,
-  status: number,
-  { code, message }: JsonRpcErrorParameters,
-): void {
-  if (response.headersSent) {
-    response.end()
-    return
-  }
-  response.writeHead(status, { 'content-type': 'application/json' })
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
 }

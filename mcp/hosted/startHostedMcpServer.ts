@@ -1,12 +1,16 @@
 import type { Config } from '../../config/ConfigSchema.ts'
-import { createMarketMcpServer, mcpServerName } from '../server/createMarketMcpServer.ts'
+import type { Store } from '../../server/store/createStore.ts'
+import { mcpServerName } from '../server/createMarketMcpServer.ts'
 import { createToolContext } from '../server/createToolContext.ts'
+import { createToolDispatcher } from '../server/createToolDispatcher.ts'
 import { hostedTools } from '../tools/hostedTools.ts'
 import { buildMcpApp } from './buildMcpApp.ts'
 import { getMcpHealth } from './getMcpHealth.ts'
 
 export type StartHostedMcpServerParameters = {
   log?: (message: string) => void
+  /** The indexer's store, when this server runs in the indexer's process (read in place of the REST API). */
+  store?: Store | undefined
 }
 
 export type StartHostedMcpServerReturnType = {
@@ -18,12 +22,12 @@ export type StartHostedMcpServerReturnType = {
 /** Starts the hosted MCP server on `config.host`:`config.mcpPort` (port 0 picks a free one). */
 export async function startHostedMcpServer(
   config: Config,
-  { log = (message) => process.stderr.write(`${message}\n`) }: StartHostedMcpServerParameters = {},
+  { log = (message) => process.stderr.write(`${message}\n`), store }: StartHostedMcpServerParameters = {},
 ): Promise<StartHostedMcpServerReturnType> {
-  const context = createToolContext(config, { log })
+  const context = createToolContext(config, { log, store })
   const tools = hostedTools.map((tool) => tool.name)
   const app = buildMcpApp({
-    createServer: () => createMarketMcpServer(context, { tools: hostedTools }),
+    dispatcher: createToolDispatcher(context, { tools: hostedTools }),
     health: () =>
       getMcpHealth(context.client, { service: mcpServerName, network: config.network, chainId: config.chainId, tools }),
     log,

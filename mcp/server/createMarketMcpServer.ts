@@ -1,12 +1,10 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import packageJson from '../../package.json' with { type: 'json' }
-import type { MarketTool } from '../tools/defineTool.ts'
+import type { ToolDispatcher } from './createToolDispatcher.ts'
 
-export type CreateMarketMcpServerParameters<context> = {
-  tools: readonly MarketTool<context>[]
-}
-
-export type CreateMarketMcpServerReturnType = McpServer
+export type CreateMarketMcpServerReturnType = Server
 
 export const mcpServerName = 'tee-market-mcp'
 
@@ -15,12 +13,21 @@ const instructions =
   'get_service and get_job read one record, verify_attestation checks a job\'s attestation signature against the ' +
   'registry. Amounts are wei as decimal strings; ids are stringified positive integers.'
 
-/** An MCP server offering the given tools over the given context. */
-export function createMarketMcpServer<context extends { log: (message: string) => void }>(
-  context: context,
-  { tools }: CreateMarketMcpServerParameters<context>,
-): CreateMarketMcpServerReturnType {
-  const server = new McpServer({ name: mcpServerName, version: packageJson.version }, { instructions })
-  for (const tool of tools) tool.register(server, context)
+// The server validates elicitation answers with it (never asked here); left to the SDK, each
+// server compiled its own Ajv instance, the largest cost of a stateless request.
+const jsonSchemaValidator = new AjvJsonSchemaValidator()
+
+/**
+ * An MCP protocol server offering the dispatcher's tools: the SDK's low-level `Server`, which holds
+ * only the state of one connection (pending requests by JSON-RPC id), so the hosted server can make
+ * one per request cheaply; the tools themselves are prepared once, in the dispatcher.
+ */
+export function createMarketMcpServer(dispatcher: ToolDispatcher): CreateMarketMcpServerReturnType {
+  const server = new Server(
+    { name: mcpServerName, version: packageJson.version },
+    { capabilities: { tools: { listChanged: true } }, instructions, jsonSchemaValidator },
+  )
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...dispatcher.tools] }))
+  server.setRequestHandler(CallToolRequestSchema, (request) => dispatcher.call(request.params))
   return server
 }

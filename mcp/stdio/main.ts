@@ -2,6 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { loadConfig } from '../../config/loadConfig.ts'
 import { createMarketMcpServer } from '../server/createMarketMcpServer.ts'
 import { createToolContext } from '../server/createToolContext.ts'
+import { createToolDispatcher } from '../server/createToolDispatcher.ts'
 import { localTools } from '../tools/localTools.ts'
 
 // Local MCP server over stdio (`npx tee-market-mcp`, five tools). Network: 0g-mainnet unless
@@ -17,7 +18,7 @@ console.debug = console.error
 try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env, defaultNetwork: '0g-mainnet' })
   const context = { ...createToolContext(config, { log }), env: process.env }
-  const server = createMarketMcpServer(context, { tools: localTools })
+  const server = createMarketMcpServer(createToolDispatcher(context, { tools: localTools }))
   const transport = new StdioServerTransport()
   transport.onclose = () => process.exit(0)
   process.stdin.once('end', () => process.exit(0))

@@ -8,6 +8,11 @@ export type ToolContext = {
   /** The chain itself, whatever `source` is: verify_attestation and run never trust a cache. */
   chain: MarketSource
   client: Client
+  /**
+   * The chain id list_services reports: asked of the chain, or, for the indexer's store read in
+   * process, the id the indexer checked against the chain when it started.
+   */
+  chainId: () => Promise<number>
   /** The configured network's name (`0g-mainnet`, `devnet`). */
   network: string
   escrow: Address

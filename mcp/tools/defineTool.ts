@@ -1,4 +1,3 @@
-import type { McpServer, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import type { AnyZodObject, z } from 'zod'
 import { toToolErrorResult } from './toToolErrorResult.ts'
@@ -9,16 +8,21 @@ export type ToolDefinition<context, input extends AnyZodObject, output extends A
   /** Written for an AI agent: what the tool returns and when to use it. */
   description: string
   inputSchema: input
-  /** A plain zod object (the SDK derives the JSON Schema and checks `structuredContent`). */
+  /** A plain zod object: the JSON Schema listed for the tool, and what `structuredContent` is checked against. */
   outputSchema: output
   annotations: ToolAnnotations
   handler: (context: context, args: z.output<input>) => Promise<z.input<output>>
 }
 
-/** A tool ready to be added to a server with a given context. */
+/** A tool as the servers offer it: its listing, and a call on arguments its input schema accepted. */
 export type MarketTool<context> = {
   name: string
-  register: (server: McpServer, context: context & { log: (message: string) => void }) => void
+  title: string
+  description: string
+  inputSchema: AnyZodObject
+  outputSchema: AnyZodObject
+  annotations: ToolAnnotations
+  call: (context: context & { log: (message: string) => void }, args: unknown) => Promise<CallToolResult>
 }
 
 /**
@@ -28,21 +32,17 @@ export type MarketTool<context> = {
 export function defineTool<context, input extends AnyZodObject, output extends AnyZodObject>(
   definition: ToolDefinition<context, input, output>,
 ): MarketTool<context> {
-  const { name, title, description, inputSchema, outputSchema, annotations, handler } = definition
+  const { handler, ...listing } = definition
   return {
-    name,
-    register(server, context) {
-      const callback = async (args: z.output<input>): Promise<CallToolResult> => {
-        try {
-          const result = await handler(context, args)
-          return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }
-        } catch (error) {
-          return toToolErrorResult(error, { tool: name, log: context.log })
-        }
+    ...listing,
+    async call(context, args) {
+      try {
+        // The dispatcher passes only what `inputSchema` parsed, so this is the schema's output type.
+        const result = await handler(context, args as z.output<input>)
+        return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }
+      } catch (error) {
+        return toToolErrorResult(error, { tool: definition.name, log: context.log })
       }
-      // The SDK's callback type is conditional on the schema type, which TypeScript cannot resolve
-      // for a generic schema; the callback takes exactly the parsed arguments.
-      server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, callback as unknown as ToolCallback<input>)
     },
   }
 }

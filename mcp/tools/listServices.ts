@@ -1,4 +1,3 @@
-import { getChainId } from 'viem/actions'
 import { z } from 'zod'
 import { ListServicesResultSchema } from '../../contract/mcp.ts'
 import { defineTool } from './defineTool.ts'
@@ -15,8 +14,8 @@ export const listServicesTool = defineTool({
   inputSchema: z.object({}),
   outputSchema: ListServicesResultSchema,
   annotations: { title: 'List AI inference services', readOnlyHint: true, openWorldHint: false },
-  async handler({ source, client, network }: ToolContext) {
-    const [services, chainId] = await Promise.all([source.listServices(), getChainId(client)])
+  async handler({ source, chainId: readChainId, network }: ToolContext) {
+    const [services, chainId] = await Promise.all([source.listServices(), readChainId()])
     return { network, chainId, count: services.length, services }
   },
 })

@@ -1,0 +1,74 @@
+import type { ServerResponse } from 'node:http'
+import { safeParse } from '@modelcontextprotocol/sdk/server/zod-compat.js'
+import { parseWithCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js'
+import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js'
+import type { ToolDispatcher } from '../server/createToolDispatcher.ts'
+import { isJsonRpcRequest } from './isJsonRpcRequest.ts'
+import { sseHeaders, toSseEvent } from './toSseEvent.ts'
+
+export type AnswerToolCallParameters = {
+  request: JSONRPCRequest
+  response: ServerResponse
+}
+
+/**
+ * Whether a POST is one plain `tools/call` (no task requested): the hosted server's common call,
+ * which `answerToolCall` answers without a protocol server. Anything else goes to the SDK's.
+ */
+export function isPlainToolCall(messages: readonly JSONRPCMessage[]): messages is [JSONRPCRequest] {
+  const [message] = messages
+  return (
+    messages.length === 1 &&
+    message !== undefined &&
+    isJsonRpcRequest(message) &&
+    message.method === 'tools/call' &&
+    (message.params === undefined || !('task' in message.params))
+  )
+}
+
+/**
+ * Answers one `tools/call` as the SDK's `Server` would (the request checked against
+ * `CallToolRequestSchema`, the result against `CallToolResultSchema` and sent as parsed, errors
+ * as JSON-RPC errors with the same codes and messages) in one `message` event. Connecting a
+ * protocol server costs more than the call itself: its message routing re-parses every message
+ * with zod guards, and each failed guard builds an error with a stack trace.
+ */
+export async function answerToolCall(
+  dispatcher: ToolDispatcher,
+  { request, response }: AnswerToolCallParameters,
+): Promise<void> {
+  const event = toSseEvent(await toolCallAnswer(dispatcher, request))
+  if (response.destroyed) return
+  response.writeHead(200, { ...sseHeaders, 'content-length': Buffer.byteLength(event) })
+  response.end(event)
+}
+
+async function toolCallAnswer(dispatcher: ToolDispatcher, request: JSONRPCRequest): Promise<JSONRPCMessage> {
+  try {
+    const { params } = parseWithCompat(CallToolRequestSchema, request) as { params: Parameters<ToolDispatcher['call']>[0] }
+    const checked = safeParse(CallToolResultSchema, await dispatcher.call(params))
+    if (!checked.success) {
+      const problem = checked.error instanceof Error ? checked.error.message : String(checked.error)
+      throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${problem}`)
+    }
+    return { result: checked.data, jsonrpc: '2.0', id: request.id }
+  } catch (error) {
+    const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown }
+    return {
+      jsonrpc: '2.0',
+      id: request.id,
+      error: {
+        code: typeof code === 'number' && Number.isSafeInteger(code) ? code : ErrorCode.InternalError,
+        message: message ?? 'Internal error',
+        ...(data !== undefined && { data }),
+      },
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { getParseErrorMessage } from '@modelcontextprotocol/sdk/server/zod-compat.js'
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js'
+import { ErrorCode, McpError, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { MarketTool } from '../tools/defineTool.ts'
+import { createOutputCheck, type OutputCheck } from './createOutputCheck.ts'
+
+export type CreateToolDispatcherParameters<context> = {
+  tools: readonly MarketTool<context>[]
+}
+
+/** What `tools/list` and `tools/call` answer, prepared once per process and shared by every request. */
+export type ToolDispatcher = {
+  /** The `tools/list` entries, JSON Schemas included. */
+  tools: readonly Tool[]
+  call: (params: CallToolRequest['params']) => Promise<CallToolResult>
+}
+
+export type CreateToolDispatcherReturnType = ToolDispatcher
+
+type PreparedTool<context> = { tool: MarketTool<context>; checkOutput: OutputCheck }
+
+/**
+ * The tools of a server over a context, answering as the SDK's `McpServer` does (same listing,
+ * same argument and output checks, same error results), but with everything that depends only on
+ * the tools built once: the hosted server is stateless and builds a protocol server per request,
+ * and `McpServer` converted the schemas and compiled an Ajv instance every time (~0.5 ms).
+ */
+export function createToolDispatcher<context extends { log: (message: string) => void }>(
+  context: context,
+  { tools }: CreateToolDispatcherParameters<context>,
+): CreateToolDispatcherReturnType {
+  const prepared = new Map<string, PreparedTool<context>>(
+    tools.map((tool) => [tool.name, { tool, checkOutput: createOutputCheck(tool.outputSchema) }]),
+  )
+  const listing: Tool[] = tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+    name,
+    title,
+    description,
+    inputSchema: toJsonSchemaCompat(inputSchema, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
+    annotations,
+    execution: { taskSupport: 'forbidden' },
+    outputSchema: toJsonSchemaCompat(outputSchema, { strictUnions: true, pipeStrategy: 'output' }) as Tool['outputSchema'],
+  }))
+
+  return {
+    tools: listing,
+    async call({ name, arguments: args }) {
+      const entry = prepared.get(name)
+      if (entry === undefined) return errorResult(`Tool ${name} not found`)
+      const parsed = entry.tool.inputSchema.safeParse(args ?? {})
+      if (!parsed.success) {
+        return errorResult(`Input validation error: Invalid arguments for tool ${name}: ${getParseErrorMessage(parsed.error)}`)
+      }
+      const result = await entry.tool.call(context, parsed.data)
+      if (result.isError) return result
+      const problem = entry.checkOutput(result.structuredContent)
+      return problem === undefined
+        ? result
+        : errorResult(`Output validation error: Invalid structured content for tool ${name}: ${problem}`)
+    },
+  }
+}
+
+/** The SDK's wording: an invalid-params `McpError` message, as an `isError` result. */
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: new McpError(ErrorCode.InvalidParams, message).message }], isError: true }
+}
