@@ -1,6 +1,7 @@
 import type { Address, Client, GetLogsReturnType, Hash } from 'viem'
-import { getBlock, getLogs } from 'viem/actions'
+import { getBlock } from 'viem/actions'
 import { readJobs } from '../../chain/read/readJobs.ts'
+import { readLogs } from '../../chain/read/readLogs.ts'
 import { readServices } from '../../chain/read/readServices.ts'
 import type { Job } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
@@ -38,8 +39,9 @@ export type ReadWindowReturnType = {
 /**
  * Reads one block window: the hash of its last block, then one `eth_getLogs` for both contracts
  * and every market event, then (issued together, so a batching transport sends one batch) the
- * headers of the blocks holding logs and one `getService`/`getJob` per touched record. Reads
- * happen at the latest block, so a record may be ahead of the window; its events catch up.
+ * headers of the blocks holding logs and every touched service and job, many per `eth_call`
+ * (readServices, readJobs). Reads happen at the latest block, so a record may be ahead of the
+ * window; its events catch up.
  *
  * The last block's hash is fetched before the logs: if the chain reorganizes in between, the
  * stored hash is the old one and the next poll's reorg check catches it. A log whose block hash
@@ -53,7 +55,7 @@ export async function readWindow(
 
   let logs: MarketLog[]
   try {
-    logs = await getLogs(client, { address: [registry, escrow], events: marketEvents, fromBlock, toBlock, strict: true })
+    logs = await readLogs(client, { address: [registry, escrow], events: marketEvents, fromBlock, toBlock })
   } catch (cause) {
     if (isRangeTooLargeError(cause)) throw new LogRangeTooLargeError({ fromBlock, toBlock, cause })
     throw cause

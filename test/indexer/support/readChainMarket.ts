@@ -2,9 +2,9 @@ import type { Client } from 'viem'
 import { getBlock, getContractEvents, readContract } from 'viem/actions'
 import { escrowAbi } from '../../../chain/abi/escrow.ts'
 import { registryAbi } from '../../../chain/abi/registry.ts'
+import { toJob } from '../../../chain/mappers/toJob.ts'
 import { toJobEvent } from '../../../chain/mappers/toJobEvent.ts'
-import { readJobs } from '../../../chain/read/readJobs.ts'
-import { readServices } from '../../../chain/read/readServices.ts'
+import { toService } from '../../../chain/mappers/toService.ts'
 import { jobEventNames, type JobDetail, type JobEventName } from '../../../contract/job.ts'
 import type { Deployment } from '../../../devnet/deployment.ts'
 import type { MarketSnapshot } from './snapshotStore.ts'
@@ -26,8 +26,17 @@ export async function readChainMarket(
   const ids = (next: bigint) => Array.from({ length: Number(next - 1n) }, (_, index) => BigInt(index + 1))
   const blockNumbers = [...new Set(logs.map((log) => log.blockNumber))]
   const [services, jobs, headers] = await Promise.all([
-    readServices(client, { registry, ids: ids(nextServiceId) }),
-    readJobs(client, { escrow, ids: ids(nextJobId) }),
+    // One plain call per record, not the indexer's batched readers: this is what they are checked against.
+    Promise.all(
+      ids(nextServiceId).map(async (serviceId) =>
+        toService(serviceId, await readContract(client, { address: registry, abi: registryAbi, functionName: 'getService', args: [serviceId] })),
+      ),
+    ),
+    Promise.all(
+      ids(nextJobId).map(async (jobId) =>
+        toJob(jobId, await readContract(client, { address: escrow, abi: escrowAbi, functionName: 'getJob', args: [jobId] })),
+      ),
+    ),
     Promise.all(blockNumbers.map((blockNumber) => getBlock(client, { blockNumber }))),
   ])
   const timestamps = new Map(headers.map((header) => [header.number, header.timestamp]))

@@ -1,0 +1,134 @@
+import {
+  decodeFunctionResult,
+  getAbiItem,
+  toFunctionSelector,
+  type Abi,
+  type AbiFunction,
+  type Address,
+  type Client,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
+  type ContractFunctionReturnType,
+  type Hex,
+} from 'viem'
+import { call, readContract } from 'viem/actions'
+import { isCallRefusedError } from './isCallRefusedError.ts'
+import { readByIdsCode } from './readByIdsCode.ts'
+
+/** View functions of `abi` taking one `uint256`: the only shape the reader code can call. */
+export type IdFunctionName<abi extends Abi> = {
+  [name in ContractFunctionName<abi, 'view'>]: ContractFunctionArgs<abi, 'view', name> extends readonly [bigint] ? name : never
+}[ContractFunctionName<abi, 'view'>]
+
+export type ReadByIdsParameters<abi extends Abi, functionName extends IdFunctionName<abi>> = {
+  address: Address
+  abi: abi
+  functionName: functionName
+  ids: readonly bigint[]
+  /**
+   * Ids per `eth_call`. What one call returns becomes code, capped at 24,576 bytes (EIP-170): the
+   * caller sizes this from its record's encoded size, with room for longer dynamic fields.
+   */
+  idsPerCall: number
+}
+export type ReadByIdsReturnType<abi extends Abi, functionName extends IdFunctionName<abi>> = ContractFunctionReturnType<
+  abi,
+  'view',
+  functionName
+>[]
+
+/**
+ * `eth_call`s issued together, so a batching transport sends each wave as one JSON-RPC batch.
+ * Waves keep what is in flight bounded: a back-fill window touching 30,000 jobs, issued at once,
+ * queued so long at a local node that requests timed out and the window was read again and again.
+ */
+const callsPerWave = 40
+
+/**
+ * Calls `functionName(id)` for every id, in the order given, `idsPerCall` ids per `eth_call`
+ * through the creation code of `readByIdsCode` (no contract needs to be deployed). A lone id is a
+ * plain call. A call the node refuses (see isCallRefusedError: too much returned, over its gas
+ * cap) is split in two and retried, down to plain calls; an id whose own call failed is read again
+ * with a plain call. So what reaches the caller is what `readContract` would have thrown for that
+ * id (an unknown id's revert, a transport failure), never a batching artefact.
+ */
+export async function readByIds<const abi extends Abi, functionName extends IdFunctionName<abi>>(
+  client: Client,
+  { address, abi, functionName, ids, idsPerCall }: ReadByIdsParameters<abi, functionName>,
+): Promise<ReadByIdsReturnType<abi, functionName>> {
+  type Result = ReadByIdsReturnType<abi, functionName>[number]
+  const abiItem = getAbiItem({ abi: abi as Abi, name: functionName as string }) as AbiFunction
+  const prefix = `${readByIdsCode}${toFunctionSelector(abiItem).slice(2)}${address.slice(2).toLowerCase()}`
+
+  const readOne = (id: bigint): Promise<Result> =>
+    readContract(client, { address, abi: abi as Abi, functionName, args: [id] }) as Promise<Result>
+
+  const readMany = async (group: readonly bigint[]): Promise<Result[]> => {
+    if (group.length === 1) return [await readOne(group[0] as bigint)]
+    let returned: Hex | undefined
+    try {
+      returned = (await call(client, { data: `${prefix}${group.map(toWord).join('')}` as Hex })).data
+    } catch (error) {
+      if (!isCallRefusedError(error)) throw error
+      const half = Math.ceil(group.length / 2)
+      const [first, second] = await Promise.all([readMany(group.slice(0, half)), readMany(group.slice(half))])
+      return [...first, ...second]
+    }
+    const items = splitReturned(returned ?? '0x', group.length)
+    // A node that answers a creation call with something else: read each id on its own.
+    if (items === undefined) return Promise.all(group.map(readOne))
+    return Promise.all(items.map((item, index) => decodeOrReadOne(item, group[index] as bigint)))
+  }
+
+  const decodeOrReadOne = async (item: Hex | undefined, id: bigint): Promise<Result> => {
+    if (item !== undefined) {
+      try {
+        return decodeFunctionResult({ abi: abi as Abi, functionName: functionName as string, data: item }) as Result
+      } catch {
+        // Read below, so the caller gets readContract's own error for this id.
+      }
+    }
+    return readOne(id)
+  }
+
+  const results: Result[] = []
+  const calls = chunk(ids, idsPerCall)
+  for (let start = 0; start < calls.length; start += callsPerWave) {
+    for (const part of await Promise.all(calls.slice(start, start + callsPerWave).map(readMany))) results.push(...part)
+  }
+  return results
+}
+
+function toWord(id: bigint): string {
+  return id.toString(16).padStart(64, '0')
+}
+
+function chunk<item>(items: readonly item[], size: number): item[][] {
+  const chunks: item[][] = []
+  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size))
+  return chunks
+}
+
+/** Bit 255 (failed) and a length that fits in 64 bits; anything else is not the reader's answer. */
+const entryHead = /^[08]0{47}[0-9a-f]{16}$/
+
+/**
+ * The return data of each call in `returned` (see readByIdsCode), or undefined in place of a call
+ * that failed; undefined for the whole when it does not hold exactly `count` well-formed entries.
+ */
+function splitReturned(returned: Hex, count: number): (Hex | undefined)[] | undefined {
+  const items: (Hex | undefined)[] = []
+  let position = 2
+  while (position < returned.length) {
+    const head = returned.slice(position, position + 64)
+    if (!entryHead.test(head)) return undefined
+    const size = Number.parseInt(head.slice(48), 16)
+    const failed = head.startsWith('8')
+    position += 64
+    const end = position + size * 2
+    if (end > returned.length) return undefined
+    items.push(failed ? undefined : `0x${returned.slice(position, end)}`)
+    position = end
+  }
+  return items.length === count ? items : undefined
+}
