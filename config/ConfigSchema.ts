@@ -31,6 +31,12 @@ const httpUrl = (text: string): string | undefined => {
   return url.protocol === 'http:' || url.protocol === 'https:' ? text.replace(/\/+$/, '') : undefined
 }
 
+const wsUrl = (text: string): string | undefined => {
+  if (!URL.canParse(text)) return undefined
+  const url = new URL(text)
+  return url.protocol === 'ws:' || url.protocol === 'wss:' ? text.replace(/\/+$/, '') : undefined
+}
+
 const address = (text: string) => (isAddress(text, { strict: false }) ? getAddress(text) : undefined)
 
 const addressField = textField('a 0x-prefixed 20-byte hex address', address)
@@ -43,6 +49,8 @@ export const ConfigSchema = z.object({
   }),
   chainId: textField('a positive integer', safeInteger(1, Number.MAX_SAFE_INTEGER)),
   rpcUrl: urlField,
+  /** Where new heads are followed (eth_subscribe) so each starts a poll at once; null to poll only. */
+  wsRpcUrl: textField('a ws:// or wss:// URL (or "none" to poll only)', wsUrl).nullable(),
   /** Base URL of a block explorer; transaction pages are `<explorerUrl>/tx/<hash>`. */
   explorerUrl: urlField.nullable(),
   registry: addressField,

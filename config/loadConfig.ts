@@ -10,6 +10,7 @@ import { readDeploymentRecord } from './readDeploymentRecord.ts'
 const configSources = {
   network: { flag: 'network', env: 'MARKET_NETWORK' },
   rpcUrl: { flag: 'rpc-url', env: 'RPC_URL' },
+  wsRpcUrl: { flag: 'ws-rpc-url', env: 'WS_RPC_URL' },
   chainId: { flag: 'chain-id', env: 'CHAIN_ID' },
   registry: { flag: 'registry', env: 'REGISTRY_ADDRESS' },
   escrow: { flag: 'escrow', env: 'ESCROW_ADDRESS' },
@@ -40,7 +41,7 @@ const defaults = {
 
 /** Written as a flag or variable value, these switch an optional URL off. */
 const noneValues = new Set(['', 'none'])
-const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'startBlock', 'deployTimestamp'])
+const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'startBlock', 'deployTimestamp', 'wsRpcUrl'])
 
 export type LoadConfigParameters = {
   argv: readonly string[]
@@ -98,6 +99,12 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
   }
   fallback('chainId', String(preset.chainId), presetFrom)
   fallback('rpcUrl', preset.rpcUrl, presetFrom)
+  if (preset.wsRpcUrl !== null && typeof preset.wsRpcUrl === 'object') {
+    const rpcUrl = settings.get('rpcUrl') as Setting
+    fallback('wsRpcUrl', toWebSocketUrl(rpcUrl.value), `${presetFrom} (on the host and port of ${rpcUrl.from})`)
+  } else {
+    fallback('wsRpcUrl', preset.wsRpcUrl, presetFrom)
+  }
   fallback('explorerUrl', preset.explorerUrl, presetFrom)
   fallback('deployTimestamp', preset.deployTimestamp === null ? null : String(preset.deployTimestamp), presetFrom)
   for (const [key, value] of Object.entries(defaults) as [ConfigKey, string | null][]) {
@@ -132,6 +139,15 @@ function parseFlags(argv: readonly string[]): Partial<Record<string, string>> {
     const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/g, ' ').replace(/\.?$/, '.')
     throw new ConfigError(`${reason} Known options: ${known}.`, { cause })
   }
+}
+
+/** ws:// for http://, wss:// for https://, same host, port and path; null for anything else (the RPC URL's own check says why). */
+function toWebSocketUrl(rpcUrl: string | null): string | null {
+  if (rpcUrl === null || !URL.canParse(rpcUrl)) return null
+  const url = new URL(rpcUrl)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
+  return url.toString()
 }
 
 function isNetworkName(value: string | null): value is NetworkName {

@@ -6,6 +6,12 @@ export type NetworkName = (typeof networkNames)[number]
 export type NetworkPreset = {
   chainId: number
   rpcUrl: string
+  /**
+   * WebSocket JSON-RPC endpoint whose new heads the indexer follows, or null to poll only.
+   * `{ fromRpcUrl: true }`: the node serves WebSocket on the RPC URL's host and port, as
+   * `hardhat node` does, so the URL is the RPC URL with ws:// (wss://) for http:// (https://).
+   */
+  wsRpcUrl: string | { fromRpcUrl: true } | null
   explorerUrl: string | null
   /** Absent for the devnet: its addresses come from the deployment record `npm start` writes. */
   contracts?: Pick<Deployment, 'registry' | 'escrow' | 'arbiter' | 'attestationVerifier'>
@@ -20,12 +26,15 @@ export const networks: Record<NetworkName, NetworkPreset> = {
   devnet: {
     chainId: 31337,
     rpcUrl: 'http://127.0.0.1:8545',
+    wsRpcUrl: { fromRpcUrl: true },
     explorerUrl: null,
     deployTimestamp: null,
   },
   '0g-mainnet': {
     chainId: 16661,
     rpcUrl: 'https://evmrpc.0g.ai',
+    // No WebSocket endpoint of this chain could be checked from here: an operator who has one sets it.
+    wsRpcUrl: null,
     explorerUrl: 'https://chainscan.0g.ai',
     contracts: {
       registry: '0x152A5a433A6592df57d7F77B7B01eEE00C481C2d',

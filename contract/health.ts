@@ -40,6 +40,13 @@ export const HealthSchema = extendApi(
     syncing: z.boolean().describe('True while the indexer is back-filling towards the head.'),
     chainId: z.number().int().min(1).describe('Chain the indexer reads.'),
     network: z.string().describe('Configured network name, e.g. "devnet" or "0g-mainnet".'),
+    newHeads: z
+      .enum(['off', 'connecting', 'subscribed'])
+      .describe(
+        'Following new heads over WebSocket (eth_subscribe): "subscribed" when each new head starts a poll at once; ' +
+          '"connecting" when a WebSocket URL is configured but the subscription is not up (it is retried with backoff ' +
+          'while the interval poll goes on); "off" when none is configured (the interval poll alone).',
+      ),
   }),
   { title: 'Health', description: 'Health record of the indexer.' },
 )

@@ -34,3 +34,11 @@ export class ChainIdMismatchError extends BaseError {
     })
   }
 }
+
+/** The new-heads subscription could not be made or was lost; the indexer polls meanwhile and reconnects. */
+export class NewHeadsError extends BaseError {
+  override name = 'NewHeadsError'
+  constructor({ endpoint, reason, cause }: { endpoint: string; reason: string; cause?: unknown }) {
+    super(`The new-heads subscription at "${endpoint}" failed: ${reason}.`, { code: 'new_heads_failed', cause })
+  }
+}

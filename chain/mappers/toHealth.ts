@@ -18,5 +18,6 @@ export function toHealth(parameters: ToHealthParameters): Health {
     syncing: parameters.syncing,
     chainId: parameters.chainId,
     network: parameters.network,
+    newHeads: parameters.newHeads,
   }
 }

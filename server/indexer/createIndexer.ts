@@ -5,6 +5,7 @@ import { ChainIdMismatchError } from '../../errors/chain.ts'
 import { createStore, type Store } from '../store/createStore.ts'
 import { createScanWindow } from './createScanWindow.ts'
 import { findCommonAncestor } from './findCommonAncestor.ts'
+import { followHeads, type FollowHeadsChange, type FollowHeadsParameters, type HeadFollower } from './followHeads.ts'
 import { scanRange } from './scanRange.ts'
 
 export type CreateIndexerParameters = {
@@ -28,17 +29,24 @@ export type CreateIndexerParameters = {
   maxRetryDelayMs?: number
   /** Every failed poll (it is retried); defaults to one line on stderr. */
   onError?: (error: unknown) => void
+  /**
+   * Follow new heads over this WebSocket (`eth_subscribe`): each head starts a poll at once, and
+   * the interval poll stays as a safety net. Reads stay on `client`.
+   */
+  newHeads?: Omit<FollowHeadsParameters, 'onHead' | 'onChange'> | undefined
+  /** Every change of the new-heads subscription; defaults to one line on stderr. */
+  onNewHeadsChange?: (change: FollowHeadsChange) => void
   now?: () => number
 }
 
 export type Indexer = {
   store: Store
   /**
-   * Starts polling (once; later calls return the same promise). Resolves when the initial
-   * back-fill has reached the chain head; polling goes on until `stop`.
+   * Starts polling and following new heads (once; later calls return the same promise). Resolves
+   * when the initial back-fill has reached the chain head; polling goes on until `stop`.
    */
   start(): Promise<void>
-  /** Stops polling and waits for a poll in flight to finish. */
+  /** Stops polling and following, and waits for a poll in flight to finish. */
   stop(): Promise<void>
 }
 
@@ -48,6 +56,12 @@ export type Indexer = {
  * and never skip a block: the cursor moves only past fully applied windows. Each poll first
  * checks that the cursor block still has the hash it was indexed with; if not, it rolls the
  * store back to the common ancestor and indexes the new branch.
+ *
+ * With `newHeads`, a head announced over WebSocket starts a poll at once. Polls never overlap:
+ * heads that arrive during one are coalesced into a single poll right after it. A poll reads
+ * from its cursor to the head whatever woke it, so a lost or late head costs latency, never a block.
+ * A poll whose HTTP node is still behind the announced head (providers balance the two across
+ * nodes) is repeated after `retryDelayMs`, doubled while it stays behind, up to the poll interval.
  */
 export function createIndexer(
   client: Client,
@@ -62,6 +76,8 @@ export function createIndexer(
     retryDelayMs = 250,
     maxRetryDelayMs = 10_000,
     onError = logError,
+    newHeads,
+    onNewHeadsChange = logNewHeadsChange,
     now = Date.now,
   }: CreateIndexerParameters,
 ): Indexer {
@@ -71,10 +87,18 @@ export function createIndexer(
   let stopped = false
   let failures = 0
   let timer: NodeJS.Timeout | undefined
+  let polling = false
+  let headWaiting = false
+  let announcedHead: bigint | undefined
+  let behind = 0
   let inFlight: Promise<void> | undefined
   let started: Promise<void> | undefined
+  let follower: HeadFollower | undefined
+  let backfilled: () => void = () => undefined
+  let fatal: (error: unknown) => void = () => undefined
 
-  const poll = async (): Promise<void> => {
+  /** Resolves with the head it read up to. */
+  const poll = async (): Promise<bigint> => {
     if (firstBlock === undefined || store.sync.lastPollAt === undefined) {
       const actual = await getChainId(client)
       if (actual !== chainId) throw new ChainIdMismatchError({ expected: chainId, actual })
@@ -97,22 +121,38 @@ export function createIndexer(
       await scanRange(client, { store, registry, escrow, fromBlock, toBlock: head.number, toBlockHash: head.hash, window })
     }
     store.polled({ headBlock: head.number, at: now() })
+    return head.number
   }
 
-  const loop = (onBackfilled: () => void, onFatal: (error: unknown) => void): void => {
-    const schedule = (delayMs: number): void => {
-      if (!stopped) timer = setTimeout(() => loop(onBackfilled, onFatal), delayMs)
-    }
+  const schedule = (delayMs: number): void => {
+    if (!stopped) timer = setTimeout(runPoll, delayMs)
+  }
+
+  const runPoll = (): void => {
+    clearTimeout(timer)
+    polling = true
+    headWaiting = false
     const startedAt = now()
     inFlight = poll().then(
-      () => {
+      (headNumber) => {
+        polling = false
         failures = 0
-        onBackfilled()
-        schedule(Math.max(0, pollIntervalMs - (now() - startedAt)))
+        backfilled()
+        if (headWaiting && !stopped) runPoll()
+        else if (announcedHead !== undefined && headNumber < announcedHead) {
+          behind += 1
+          schedule(Math.min(pollIntervalMs, retryDelayMs * 2 ** (behind - 1)))
+        } else {
+          behind = 0
+          schedule(Math.max(0, pollIntervalMs - (now() - startedAt)))
+        }
       },
       (error: unknown) => {
+        polling = false
         if (error instanceof ChainIdMismatchError) {
-          onFatal(error)
+          stopped = true
+          void follower?.stop()
+          fatal(error)
           return
         }
         failures += 1
@@ -122,16 +162,44 @@ export function createIndexer(
     )
   }
 
+  const wake = (): void => {
+    if (stopped) return
+    if (polling) headWaiting = true
+    // After a failed poll, its retry reads up to the new head anyway; polling now would skip the backoff.
+    else if (failures === 0) runPoll()
+  }
+
+  const onHead = (blockNumber: bigint): void => {
+    // The last one, not the highest: after a reorg to a shorter branch the head number goes down.
+    announcedHead = blockNumber
+    wake()
+  }
+
+  const onNewHeads = (change: FollowHeadsChange): void => {
+    store.followingNewHeads(change.state)
+    onNewHeadsChange(change)
+    // Heads announced while the subscription was down were missed: catch up now, not at the next interval.
+    if (change.state === 'subscribed') wake()
+  }
+
   return {
     store,
     start() {
-      started ??= new Promise<void>((resolve, reject) => loop(resolve, reject))
+      started ??= new Promise<void>((resolve, reject) => {
+        backfilled = resolve
+        fatal = reject
+        if (newHeads !== undefined) {
+          store.followingNewHeads('connecting')
+          follower = followHeads({ ...newHeads, onHead, onChange: onNewHeads })
+        }
+        runPoll()
+      })
       return started
     },
     async stop() {
       stopped = true
       clearTimeout(timer)
-      await inFlight
+      await Promise.all([inFlight, follower?.stop()])
     },
   }
 }
@@ -144,4 +212,9 @@ function absentBlock(error: unknown): undefined {
 function logError(error: unknown): void {
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
   console.error(`indexer: poll failed, retrying: ${message}`)
+}
+
+function logNewHeadsChange(change: FollowHeadsChange): void {
+  if (change.state === 'subscribed') console.error(`indexer: following new heads at ${change.endpoint}`)
+  else console.error(`indexer: ${change.error.message} Polling meanwhile; reconnecting in ${change.retryInMs} ms.`)
 }

@@ -4,9 +4,9 @@ import { createIndexer, type CreateIndexerParameters, type Indexer } from './cre
 
 export type StartIndexerParameters = Pick<
   Config,
-  'rpcUrl' | 'chainId' | 'network' | 'registry' | 'escrow' | 'startBlock' | 'deployTimestamp' | 'pollIntervalMs'
+  'rpcUrl' | 'wsRpcUrl' | 'chainId' | 'network' | 'registry' | 'escrow' | 'startBlock' | 'deployTimestamp' | 'pollIntervalMs'
 >
-export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'maxWindow'> & {
+export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow'> & {
   /** Per-request timeout of the RPC client (default 10,000 ms). */
   timeoutMs?: number
 }
@@ -18,11 +18,12 @@ const batchSize = 100
 /**
  * Starts the indexer for a loaded configuration and returns at once: `indexer.store` serves
  * (health says "syncing") while the back-fill runs; `await indexer.start()` waits for it. With no
- * start block configured, the first block at or after the deploy timestamp is looked up.
+ * start block configured, the first block at or after the deploy timestamp is looked up. With a
+ * WebSocket URL, new heads are followed there while every read goes over `rpcUrl`.
  */
 export function startIndexer(
   config: StartIndexerParameters,
-  { onError, maxWindow, timeoutMs = 10_000 }: StartIndexerOptions = {},
+  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000 }: StartIndexerOptions = {},
 ): StartIndexerReturnType {
   // Retries are the indexer's own (backoff, never skipping); batching turns each window's reads
   // into one request.
@@ -40,6 +41,8 @@ export function startIndexer(
     pollIntervalMs: config.pollIntervalMs,
     maxWindow,
     onError,
+    newHeads: config.wsRpcUrl === null ? undefined : { url: config.wsRpcUrl, timeoutMs },
+    onNewHeadsChange,
   })
   indexer.start().catch(onError ?? ((error: unknown) => console.error(error instanceof Error ? error.message : error)))
   return indexer

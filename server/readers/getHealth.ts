@@ -34,6 +34,7 @@ export function getHealth(store: Store, { now = Date.now() }: GetHealthParameter
     syncing: sync.backfilledAt === undefined,
     chainId: sync.chainId,
     network: sync.network,
+    newHeads: sync.newHeads,
   })
   return { ok, health }
 }

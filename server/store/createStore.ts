@@ -1,5 +1,6 @@
 import type { Hash } from 'viem'
 import type { ToCountersParameters } from '../../chain/mappers/toCounters.ts'
+import type { Health } from '../../contract/health.ts'
 import type { Job, JobDetail, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 
@@ -41,6 +42,8 @@ export type StoreSync = {
   pollIntervalMs: number
   chainId: number
   network: string
+  /** Whether new heads are followed over WebSocket (and whether that subscription is up). */
+  newHeads: Health['newHeads']
 }
 
 export type Store = {
@@ -74,6 +77,8 @@ export type Store = {
   advance(block: BlockRef): void
   /** Records a completed poll; the first one also marks the initial back-fill done. */
   polled(parameters: { headBlock: bigint; at: number }): void
+  /** Records how the new-heads subscription stands, for the health reader. */
+  followingNewHeads(state: Health['newHeads']): void
   /** Undoes every block above `ancestor`, which becomes the cursor. */
   rollback(ancestor: BlockRef): void
   /** Forgets everything, for a reorg deeper than the remembered blocks. */
@@ -153,6 +158,7 @@ export function createStore({
     pollIntervalMs,
     chainId,
     network,
+    newHeads: 'off',
   }
   let serviceListCache: Service[] | undefined
   let version = 0
@@ -296,6 +302,10 @@ export function createStore({
       sync.headBlock = headBlock
       sync.lastPollAt = at
       sync.backfilledAt ??= at
+    },
+
+    followingNewHeads(state) {
+      sync.newHeads = state
     },
 
     rollback(ancestor) {

@@ -37,6 +37,7 @@ test('default', () => {
     network: 'devnet',
     chainId: 31337,
     rpcUrl: 'http://127.0.0.1:8545',
+    wsRpcUrl: 'ws://127.0.0.1:8545',
     explorerUrl: null,
     registry: deployment.registry,
     escrow: deployment.escrow,
@@ -60,6 +61,7 @@ describe('network', () => {
       network: '0g-mainnet',
       chainId: 16661,
       rpcUrl: 'https://evmrpc.0g.ai',
+      wsRpcUrl: null,
       explorerUrl: 'https://chainscan.0g.ai',
       registry: '0x152A5a433A6592df57d7F77B7B01eEE00C481C2d',
       escrow: '0xB2b762Df53294923d3eaD00d8118AD37388dD4aA',
@@ -161,6 +163,35 @@ describe('overrides', () => {
       deployment: { ...deployment, deployBlock: '7' },
     })
     expect(config.startBlock).toBe(7n)
+  })
+})
+
+describe('WebSocket RPC URL', () => {
+  const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+
+  test('the devnet serves WebSocket on its RPC host and port, wherever the RPC URL came from', () => {
+    expect(load(['--rpc-url', 'http://127.0.0.1:9545']).wsRpcUrl).toBe('ws://127.0.0.1:9545')
+    expect(load([], { RPC_URL: 'https://node.example.org:8443/rpc/' }).wsRpcUrl).toBe('wss://node.example.org:8443/rpc')
+  })
+
+  test('a flag or variable sets it, the flag first; "none" polls only', () => {
+    expect(load(['--ws-rpc-url', 'ws://127.0.0.1:9546/'], { WS_RPC_URL: 'ws://127.0.0.1:1' }).wsRpcUrl).toBe('ws://127.0.0.1:9546')
+    expect(load([], { WS_RPC_URL: 'wss://ws.example.org/v3/key' }).wsRpcUrl).toBe('wss://ws.example.org/v3/key')
+    expect(load(['--ws-rpc-url', 'none']).wsRpcUrl).toBeNull()
+    expect(load([], { WS_RPC_URL: 'none' }).wsRpcUrl).toBeNull()
+    expect(load([], { WS_RPC_URL: '' }).wsRpcUrl).toBe('ws://127.0.0.1:8545')
+    expect(loadConfig({ argv: ['--network', '0g-mainnet', '--ws-rpc-url', 'wss://ws.example.org'], env: {} }).wsRpcUrl).toBe(
+      'wss://ws.example.org',
+    )
+  })
+
+  test('anything but a ws:// or wss:// URL is refused, naming where it came from', () => {
+    expect(errorOf(() => load(['--ws-rpc-url', 'http://127.0.0.1:8545'])).message).toMatchInlineSnapshot(
+      `"--ws-rpc-url must be a ws:// or wss:// URL (or "none" to poll only), got "http://127.0.0.1:8545"."`,
+    )
+    expect(errorOf(() => load([], { WS_RPC_URL: '127.0.0.1:8546' })).message).toMatchInlineSnapshot(
+      `"WS_RPC_URL must be a ws:// or wss:// URL (or "none" to poll only), got "127.0.0.1:8546"."`,
+    )
   })
 })
 
