@@ -13,7 +13,7 @@ const headers = { 'content-type': 'application/json', accept: 'application/json,
 
 /**
  * `tools/call` on the hosted MCP server (stateless: each POST stands alone, no initialize), the
- * server reading through the REST indexer as deployed, against the ceiling.
+ * server reading the indexer's store in its process, against the ceiling.
  */
 export function measureMcp(mcpUrl: string, { jobId, load, serverCpu }: MeasureMcpParameters): Promise<MeasureMcpReturnType> {
   const { origin, pathname } = new URL(mcpUrl)

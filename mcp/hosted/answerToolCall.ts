@@ -6,10 +6,13 @@ import {
   CallToolResultSchema,
   ErrorCode,
   McpError,
+  type CallToolResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolDispatcher } from '../server/createToolDispatcher.ts'
+import { mirroredText } from '../tools/toMirroredResult.ts'
 import { isJsonRpcRequest } from './isJsonRpcRequest.ts'
 import { sseHeaders, toSseEvent } from './toSseEvent.ts'
 
@@ -44,24 +47,25 @@ export async function answerToolCall(
   dispatcher: ToolDispatcher,
   { request, response }: AnswerToolCallParameters,
 ): Promise<void> {
-  const event = toSseEvent(await toolCallAnswer(dispatcher, request))
+  const event = toSseEvent(await answerJson(dispatcher, request))
   if (response.destroyed) return
   response.writeHead(200, { ...sseHeaders, 'content-length': Buffer.byteLength(event) })
   response.end(event)
 }
 
-async function toolCallAnswer(dispatcher: ToolDispatcher, request: JSONRPCRequest): Promise<JSONRPCMessage> {
+async function answerJson(dispatcher: ToolDispatcher, request: JSONRPCRequest): Promise<string> {
   try {
     const { params } = parseWithCompat(CallToolRequestSchema, request) as { params: Parameters<ToolDispatcher['call']>[0] }
-    const checked = safeParse(CallToolResultSchema, await dispatcher.call(params))
+    const result = await dispatcher.call(params)
+    const checked = safeParse(CallToolResultSchema, result)
     if (!checked.success) {
       const problem = checked.error instanceof Error ? checked.error.message : String(checked.error)
       throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${problem}`)
     }
-    return { result: checked.data, jsonrpc: '2.0', id: request.id }
+    return resultJson(checked.data, { text: mirroredText(result), id: request.id })
   } catch (error) {
     const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown }
-    return {
+    return JSON.stringify({
       jsonrpc: '2.0',
       id: request.id,
       error: {
@@ -69,6 +73,29 @@ async function toolCallAnswer(dispatcher: ToolDispatcher, request: JSONRPCReques
         message: message ?? 'Internal error',
         ...(data !== undefined && { data }),
       },
-    }
+    })
   }
+}
+
+/**
+ * `{ result, jsonrpc, id }` serialized. A mirrored answer's structuredContent is written as its
+ * text, which is that object's JSON (parsing the result copied the record key by key, values
+ * untouched): serializing it again was a third of list_services' time.
+ */
+function resultJson(result: CallToolResult, { text, id }: { text: string | undefined; id: RequestId }): string {
+  const [block] = result.content
+  const mirrored =
+    text !== undefined &&
+    hasExactly(result, ['content', 'structuredContent']) &&
+    result.content.length === 1 &&
+    block?.type === 'text' &&
+    hasExactly(block, ['type', 'text']) &&
+    block.text === text
+  if (!mirrored) return JSON.stringify({ result, jsonrpc: '2.0', id })
+  return `{"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`
+}
+
+function hasExactly(value: object, keys: readonly string[]): boolean {
+  const own = Object.keys(value)
+  return own.length === keys.length && own.every((key, index) => key === keys[index])
 }

@@ -74,8 +74,10 @@ export function buildMcpApp({
     try {
       const { messages, refusal } = readPostMessages(request.headers, request.body)
       if (refusal !== undefined) return writeJsonRpcError(response, refusal)
-      if (isPlainToolCall(messages)) return await answerToolCall(dispatcher, { request: messages[0], response })
-      // Nothing survives the request: a protocol server of its own answers initialize, tools/list, batches...
+      if (!Array.isArray(request.body) && isPlainToolCall(messages)) {
+        return await answerToolCall(dispatcher, { request: messages[0], response })
+      }
+      // Nothing survives the request: a protocol server of its own answers initialize, tools/list, batches (even of one)...
       const transport = createPostTransport(response)
       await createMarketMcpServer(dispatcher).connect(transport)
       transport.receive(messages, { requestInfo: { headers: request.headers } })

@@ -51,7 +51,7 @@ export function createPostTransport(
       if (requestId === undefined) return
       if (!pending.has(requestId)) throw new Error(`No connection established for request ID: ${String(requestId)}`)
       if (finished) return
-      const event = toSseEvent(message)
+      const event = toSseEvent(JSON.stringify(message))
       if (isResponse) pending.delete(requestId)
       if (pending.size > 0) {
         writeHead()

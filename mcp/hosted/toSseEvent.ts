@@ -1,5 +1,3 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-
 /** Headers of an answer streamed as server-sent events, as the SDK's Streamable HTTP transport sends them. */
 export const sseHeaders = {
   'content-type': 'text/event-stream',
@@ -8,7 +6,7 @@ export const sseHeaders = {
   'x-accel-buffering': 'no',
 } as const
 
-/** One JSON-RPC message as a server-sent `message` event. */
-export function toSseEvent(message: JSONRPCMessage): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`
+/** One JSON-RPC message, already serialized, as a server-sent `message` event. */
+export function toSseEvent(messageJson: string): string {
+  return `event: message\ndata: ${messageJson}\n\n`
 }

@@ -1,5 +1,6 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import type { AnyZodObject, z } from 'zod'
+import { toMirroredResult } from './toMirroredResult.ts'
 import { toToolErrorResult } from './toToolErrorResult.ts'
 
 export type ToolDefinition<context, input extends AnyZodObject, output extends AnyZodObject> = {
@@ -38,8 +39,7 @@ export function defineTool<context, input extends AnyZodObject, output extends A
     async call(context, args) {
       try {
         // The dispatcher passes only what `inputSchema` parsed, so this is the schema's output type.
-        const result = await handler(context, args as z.output<input>)
-        return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }
+        return toMirroredResult(await handler(context, args as z.output<input>))
       } catch (error) {
         return toToolErrorResult(error, { tool: definition.name, log: context.log })
       }

@@ -296,6 +296,66 @@ describe.each(['chain', 'indexer'] as const)('hosted MCP server reading the %s',
       expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null })
     })
 
+    test('a client that does not accept event streams: 406 with a JSON-RPC error body', async () => {
+      const response = await fetch(mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+      expect(response.status).toBe(406)
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null })
+    })
+
+    test('an unsupported Mcp-Protocol-Version: 400 naming it', async () => {
+      const response = await fetch(mcpUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '1999-01-01',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+      expect(response.status).toBe(400)
+      const body = (await response.json()) as { error: { message: string } }
+      expect(body.error.message).toContain('Unsupported protocol version: 1999-01-01')
+    })
+
+    test('a notification alone: 202 with no body', async () => {
+      const response = await fetch(mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      })
+      expect(response.status).toBe(202)
+      expect(await response.text()).toBe('')
+    })
+
+    test('a batch: one event stream, one message event per request, each with its id', async () => {
+      const response = await fetch(mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify([
+          { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_service', arguments: { serviceId: '1' } } },
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          { jsonrpc: '2.0', id: 2, method: 'ping' },
+        ]),
+      })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('text/event-stream')
+      const messages = (await response.text())
+        .split('\n\n')
+        .filter((block) => block !== '')
+        .map((block) => {
+          expect(block.startsWith('event: message\ndata: ')).toBe(true)
+          return JSON.parse(block.slice('event: message\ndata: '.length)) as { id: number; result: unknown }
+        })
+      expect(messages.map(({ id }) => id).sort()).toEqual([1, 2])
+      const service = messages.find(({ id }) => id === 1)?.result as CallToolResult
+      expect(ServiceSchema.parse(service.structuredContent)).toEqual(await chain.getService({ serviceId: 1n }))
+      expect(messages.find(({ id }) => id === 2)?.result).toEqual({})
+    })
+
     test('still serving after all of the above', async () => {
       const result = await call(client, 'get_service', { serviceId: '1' })
       expect(result.isError ?? false).toBe(false)
