@@ -2,7 +2,7 @@ import { checkZodSchema, isAppRoute, validateResponse, type AppRoute, type AppRo
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ParameterLocation } from '../../errors/http.ts'
 import type { ContractHandler, ContractHandlers } from './ContractHandler.ts'
-import type { Responder } from './createResponder.ts'
+import type { Resource, Responder } from './createResponder.ts'
 import { toInvalidParameterError } from './toInvalidParameterError.ts'
 
 export type RegisterContractRoutesParameters<T extends AppRouter> = {
@@ -40,23 +40,21 @@ function registerRoute(
   { version, answer }: ContractHandler<AppRoute>,
   { respond, validateResponses }: Pick<RegisterContractRoutesParameters<AppRouter>, 'respond' | 'validateResponses'>,
 ): void {
+  const resource: Resource<ParsedRequest> = {
+    contentType: jsonType,
+    version,
+    build: (input, reply) => {
+      const { status, body } = answer(input)
+      const checked = validateResponses ? validateResponse({ appRoute, response: { status, body } }).body : body
+      // Fastify types serialize() for any serializer; the compiled JSON ones return strings.
+      return { status, body: reply.code(status).serialize(checked) as string }
+    },
+  }
   app.route({
     method: appRoute.method,
     url: appRoute.path,
     config: { contractRoute: appRoute } satisfies ContractRouteConfig,
-    handler: (request, reply) => {
-      const input = parseRequest(appRoute, request)
-      return respond(request, reply, {
-        version: version(input),
-        contentType: jsonType,
-        build: () => {
-          const { status, body } = answer(input)
-          const checked = validateResponses ? validateResponse({ appRoute, response: { status, body } }).body : body
-          // Fastify types serialize() for any serializer; the compiled JSON ones return strings.
-          return { status, body: reply.code(status).serialize(checked) as string }
-        },
-      })
-    },
+    handler: (request, reply) => respond(request, reply, resource, parseRequest(appRoute, request)),
   })
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { Responder } from './createResponder.ts'
+import type { Resource, Responder } from './createResponder.ts'
 
 export const docsPaths = ['/openapi.json', '/docs'] as const
 
@@ -16,7 +16,13 @@ const docsVersion = 0
 
 /** `GET /openapi.json` and `GET /docs` (the API reference, readable offline). */
 export function registerDocsRoutes(app: FastifyInstance, { openApiText, docsHtml, respond }: RegisterDocsRoutesParameters): void {
-  const page = (contentType: string, body: string) => ({ version: docsVersion, contentType, build: () => ({ status: 200, body }) })
-  app.get('/openapi.json', (request, reply) => respond(request, reply, page('application/json; charset=utf-8', openApiText)))
-  app.get('/docs', (request, reply) => respond(request, reply, page('text/html; charset=utf-8', docsHtml)))
+  const page = (contentType: string, body: string): Resource<undefined> => ({
+    contentType,
+    version: () => docsVersion,
+    build: () => ({ status: 200, body }),
+  })
+  const openApi = page('application/json; charset=utf-8', openApiText)
+  const docs = page('text/html; charset=utf-8', docsHtml)
+  app.get('/openapi.json', (request, reply) => respond(request, reply, openApi, undefined))
+  app.get('/docs', (request, reply) => respond(request, reply, docs, undefined))
 }
