@@ -27,7 +27,10 @@ export type Resource<Input> = {
 export type Responder = <Input>(request: FastifyRequest, reply: FastifyReply, resource: Resource<Input>, input: Input) => Promise<void> | undefined
 
 export type CreateResponderParameters = {
-  /** Bound on the bytes of serialized bodies kept (see createBodyCache). */
+  /**
+   * Bound on the bytes of serialized bodies kept (see createBodyCache). The default holds the
+   * record of a seller with 40,000 jobs (~50 MB), or many smaller answers.
+   */
   cacheMaxBytes?: number
 }
 
@@ -47,7 +50,7 @@ const keepFrom = 16 * 1024
  * built when `If-None-Match` names it, and the body compressed with the client's preferred coding
  * once it is over 1 KB. `Vary: Accept-Encoding` is on every answer, as any of them may be compressed.
  */
-export function createResponder({ cacheMaxBytes = 32 * 1024 * 1024 }: CreateResponderParameters = {}): Responder {
+export function createResponder({ cacheMaxBytes = 64 * 1024 * 1024 }: CreateResponderParameters = {}): Responder {
   const epoch = randomBytes(6).toString('base64url')
   const cache = createBodyCache({ maxBytes: cacheMaxBytes })
 
