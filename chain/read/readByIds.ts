@@ -41,8 +41,10 @@ export type ReadByIdsReturnType<abi extends Abi, functionName extends IdFunction
  * `eth_call`s issued together, so a batching transport sends each wave as one JSON-RPC batch.
  * Waves keep what is in flight bounded: a back-fill window touching 30,000 jobs, issued at once,
  * queued so long at a local node that requests timed out and the window was read again and again.
+ * Two waves in flight, each sent on its own: the node computes one while the last one is decoded.
  */
-const callsPerWave = 40
+const callsPerWave = 10
+const wavesInFlight = 2
 
 /**
  * Calls `functionName(id)` for every id, in the order given, `idsPerCall` ids per `eth_call`
@@ -92,10 +94,21 @@ export async function readByIds<const abi extends Abi, functionName extends IdFu
   }
 
   const results: Result[] = []
-  const calls = chunk(ids, idsPerCall)
-  for (let start = 0; start < calls.length; start += callsPerWave) {
-    for (const part of await Promise.all(calls.slice(start, start + callsPerWave).map(readMany))) results.push(...part)
+  const collect = async (wave: Promise<Result[][]>): Promise<void> => {
+    for (const part of await wave) results.push(...part)
   }
+  const waves = chunk(chunk(ids, idsPerCall), callsPerWave)
+  const inFlight: Promise<Result[][]>[] = []
+  for (const [index, calls] of waves.entries()) {
+    if (inFlight.length === wavesInFlight) await collect(inFlight.shift() as Promise<Result[][]>)
+    const wave = Promise.all(calls.map(readMany))
+    // Awaited in turn below; until then a rejection must not count as unhandled.
+    wave.catch(() => undefined)
+    inFlight.push(wave)
+    // Let the batching transport send this wave before the next is issued, so they are two requests.
+    if (index + 1 < waves.length && inFlight.length < wavesInFlight) await new Promise((resolve) => setTimeout(resolve))
+  }
+  for (const wave of inFlight) await collect(wave)
   return results
 }
 
