@@ -6,13 +6,11 @@ import {
   CallToolResultSchema,
   ErrorCode,
   McpError,
-  type CallToolResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
-  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolDispatcher } from '../server/createToolDispatcher.ts'
-import { mirroredText } from '../tools/toMirroredResult.ts'
+import { mirroredResultJson } from '../tools/toMirroredResult.ts'
 import { isJsonRpcRequest } from './isJsonRpcRequest.ts'
 import { sseHeaders, toSseEvent } from './toSseEvent.ts'
 
@@ -57,12 +55,16 @@ async function answerJson(dispatcher: ToolDispatcher, request: JSONRPCRequest): 
   try {
     const { params } = parseWithCompat(CallToolRequestSchema, request) as { params: Parameters<ToolDispatcher['call']>[0] }
     const result = await dispatcher.call(params)
+    // A mirrored answer (one text block, an object as structuredContent) always passes
+    // CallToolResultSchema, and the SDK's parsed copy of it serializes to the same JSON.
+    const mirrored = mirroredResultJson(result)
+    if (mirrored !== undefined) return `{"result":${mirrored},"jsonrpc":"2.0","id":${JSON.stringify(request.id)}}`
     const checked = safeParse(CallToolResultSchema, result)
     if (!checked.success) {
       const problem = checked.error instanceof Error ? checked.error.message : String(checked.error)
       throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${problem}`)
     }
-    return resultJson(checked.data, { text: mirroredText(result), id: request.id })
+    return JSON.stringify({ result: checked.data, jsonrpc: '2.0', id: request.id })
   } catch (error) {
     const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown }
     return JSON.stringify({
@@ -75,27 +77,4 @@ async function answerJson(dispatcher: ToolDispatcher, request: JSONRPCRequest): 
       },
     })
   }
-}
-
-/**
- * `{ result, jsonrpc, id }` serialized. A mirrored answer's structuredContent is written as its
- * text, which is that object's JSON (parsing the result copied the record key by key, values
- * untouched): serializing it again was a third of list_services' time.
- */
-function resultJson(result: CallToolResult, { text, id }: { text: string | undefined; id: RequestId }): string {
-  const [block] = result.content
-  const mirrored =
-    text !== undefined &&
-    hasExactly(result, ['content', 'structuredContent']) &&
-    result.content.length === 1 &&
-    block?.type === 'text' &&
-    hasExactly(block, ['type', 'text']) &&
-    block.text === text
-  if (!mirrored) return JSON.stringify({ result, jsonrpc: '2.0', id })
-  return `{"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`
-}
-
-function hasExactly(value: object, keys: readonly string[]): boolean {
-  const own = Object.keys(value)
-  return own.length === keys.length && own.every((key, index) => key === keys[index])
 }

@@ -12,6 +12,12 @@ export type ToolDefinition<context, input extends AnyZodObject, output extends A
   /** A plain zod object: the JSON Schema listed for the tool, and what `structuredContent` is checked against. */
   outputSchema: output
   annotations: ToolAnnotations
+  /**
+   * One answer for every caller while its fields are the same values and objects (list_services
+   * over the indexer's store: the same list until a service changes): the last answer, already
+   * checked and serialized, is handed out again instead of a copy of it.
+   */
+  reusesLastAnswer?: boolean
   handler: (context: context, args: z.output<input>) => Promise<z.input<output>>
 }
 
@@ -33,16 +39,29 @@ export type MarketTool<context> = {
 export function defineTool<context, input extends AnyZodObject, output extends AnyZodObject>(
   definition: ToolDefinition<context, input, output>,
 ): MarketTool<context> {
-  const { handler, ...listing } = definition
+  const { handler, reusesLastAnswer = false, ...listing } = definition
+  let last: { response: Record<string, unknown>; result: CallToolResult } | undefined
+  const answer = (response: Record<string, unknown>): CallToolResult => {
+    if (!reusesLastAnswer) return toMirroredResult(response)
+    if (last === undefined || !sameFields(last.response, response)) last = { response, result: toMirroredResult(response) }
+    return last.result
+  }
   return {
     ...listing,
     async call(context, args) {
       try {
         // The dispatcher passes only what `inputSchema` parsed, so this is the schema's output type.
-        return toMirroredResult(await handler(context, args as z.output<input>))
+        return answer(await handler(context, args as z.output<input>))
       } catch (error) {
         return toToolErrorResult(error, { tool: definition.name, log: context.log })
       }
     },
   }
+}
+
+/** Same keys in the same order, each value identical (`===`): the two serialize alike. */
+function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a)
+  const otherKeys = Object.keys(b)
+  return keys.length === otherKeys.length && keys.every((key, index) => key === otherKeys[index] && a[key] === b[key])
 }

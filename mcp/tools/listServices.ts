@@ -14,6 +14,7 @@ export const listServicesTool = defineTool({
   inputSchema: z.object({}),
   outputSchema: ListServicesResultSchema,
   annotations: { title: 'List AI inference services', readOnlyHint: true, openWorldHint: false },
+  reusesLastAnswer: true,
   async handler({ source, chainId: readChainId, network }: ToolContext) {
     const [services, chainId] = await Promise.all([source.listServices(), readChainId()])
     return { network, chainId, count: services.length, services }

@@ -165,8 +165,31 @@ describe("hosted MCP server reading the indexer's store in process", () => {
   })
 })
 
-describe('hosted MCP server over a store holding a malformed record', () => {
-  test("the output schema still refuses it, every time, and a valid record still passes", async () => {
+describe('hosted MCP server over a hand-filled store', () => {
+  test('list_services answers the store as it is now: a service added or changed shows at once', async () => {
+    const [first, second] = await chain.listServices()
+    if (first === undefined || second === undefined) throw new Error('the seeded devnet has at least two services')
+    const store = createStore({ pollIntervalMs: 1_000, chainId: 31337, network: 'devnet' })
+    store.putService({ serviceId: 1n, service: first })
+    const hosted = await startHostedMcpServer(config, { store, log: () => {} })
+    const listed = async (): Promise<unknown> => {
+      const [data] = await post(`${hosted.url}/mcp`, toolCall(1, 'list_services', {}))
+      return (JSON.parse(data ?? '') as JsonRpcAnswer).result?.structuredContent
+    }
+    try {
+      expect(await listed()).toEqual({ network: 'devnet', chainId: 31337, count: 1, services: [first] })
+      expect(await listed()).toEqual({ network: 'devnet', chainId: 31337, count: 1, services: [first] })
+      store.putService({ serviceId: 2n, service: second })
+      expect(await listed()).toEqual({ network: 'devnet', chainId: 31337, count: 2, services: [first, second] })
+      const delisted = { ...second, active: false }
+      store.putService({ serviceId: 2n, service: delisted })
+      expect(await listed()).toEqual({ network: 'devnet', chainId: 31337, count: 2, services: [first, delisted] })
+    } finally {
+      await hosted.close()
+    }
+  })
+
+  test('a malformed record: the output schema still refuses it, every time, and a valid record still passes', async () => {
     const valid = await chain.getJob({ jobId: BigInt(seededJobs.settled) })
     const store = createStore({ pollIntervalMs: 1_000, chainId: 31337, network: 'devnet' })
     store.putJob({ jobId: 1n, job: valid })
