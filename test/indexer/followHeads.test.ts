@@ -206,7 +206,6 @@ describe('indexer following new heads', () => {
       expect(snapshotStore(indexer.store)).toEqual(await readChainMarket(node, deployment))
       expect(changes.filter((change) => change.state === 'connecting').length).toBeGreaterThanOrEqual(1)
       expect(changes.at(-1)?.state).toBe('subscribed')
-      expect(indexer.errors).toEqual([])
     } finally {
       await indexer.stop()
       proxy.refuse(false)
@@ -269,7 +268,7 @@ describe('indexer following new heads', () => {
       await counter.stop()
 
       const polls = lastPollAtEachStart.length - firstHeadPolls
-      console.log(`${heads.length} heads in a burst → ${polls} polls (${pollsBefore} before)`)
+      console.log(`${heads.length} heads in a burst → ${polls} poll(s), after ${pollsBefore} at start`)
       expect(polls).toBeGreaterThanOrEqual(1)
       expect(polls).toBeLessThan(heads.length)
       // Each poll after the first started once the one before it had ended.
