@@ -22,6 +22,11 @@ export type ReadWindowParameters = {
   /** Records to read even without an event in this window (left stale by a rollback). */
   staleServiceIds?: Iterable<bigint>
   staleJobIds?: Iterable<bigint>
+  /**
+   * Jobs not to read although this window touches them: read earlier in the same scan, at the
+   * latest block then, which is at or after this window (see scanRange).
+   */
+  readJobIds?: ReadonlySet<bigint>
 }
 
 /** Everything needed to apply one window, fetched before anything is applied. */
@@ -31,7 +36,7 @@ export type ReadWindowReturnType = {
   logs: MarketLog[]
   /** Block time (unix seconds) of every block holding a log. */
   timestamps: ReadonlyMap<bigint, bigint>
-  /** The current record of every service and job the window touches. */
+  /** The current record of every service and job the window touches (jobs in `readJobIds` left out). */
   services: ReadonlyMap<bigint, Service>
   jobs: ReadonlyMap<bigint, Job>
 }
@@ -49,7 +54,7 @@ export type ReadWindowReturnType = {
  */
 export async function readWindow(
   client: Client,
-  { registry, escrow, fromBlock, toBlock, toBlockHash, staleServiceIds = [], staleJobIds = [] }: ReadWindowParameters,
+  { registry, escrow, fromBlock, toBlock, toBlockHash, staleServiceIds = [], staleJobIds = [], readJobIds }: ReadWindowParameters,
 ): Promise<ReadWindowReturnType> {
   const toHash = toBlockHash ?? (await getBlock(client, { blockNumber: toBlock })).hash
 
@@ -68,7 +73,7 @@ export async function readWindow(
   for (const log of logs) {
     blockNumbers.add(log.blockNumber)
     if ('serviceId' in log.args && log.address.toLowerCase() === registryKey) serviceIds.add(log.args.serviceId)
-    if ('jobId' in log.args) jobIds.add(log.args.jobId)
+    if ('jobId' in log.args && !readJobIds?.has(log.args.jobId)) jobIds.add(log.args.jobId)
   }
 
   const serviceIdList = [...serviceIds]

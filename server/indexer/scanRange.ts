@@ -23,11 +23,18 @@ export type ScanRangeParameters = {
  * the cursor only ever stands after a complete window. A window the node refuses as too large
  * is retried smaller; any other failure is thrown with the cursor left after the last applied
  * window, so the caller's retry resumes exactly there.
+ *
+ * Each job is read once per scan: records are read at the latest block, at or after `toBlock`,
+ * so a job read for one window already holds what its events in later windows did. A back-fill
+ * whose logs did not fit one window read a third of its jobs twice before (10,000 jobs in
+ * `npm run bench`: 778 `eth_call`s instead of 420). A job's events still go to its history
+ * window by window; services, few, are read in every window that touches them.
  */
 export async function scanRange(
   client: Client,
   { store, registry, escrow, fromBlock, toBlock, toBlockHash, window, onWindow }: ScanRangeParameters,
 ): Promise<void> {
+  const readJobIds = new Set<bigint>()
   let from = fromBlock
   while (from <= toBlock) {
     const size = window.size()
@@ -42,12 +49,14 @@ export async function scanRange(
         toBlockHash: to === toBlock ? toBlockHash : undefined,
         staleServiceIds: store.staleServiceIds,
         staleJobIds: store.staleJobIds,
+        readJobIds,
       })
     } catch (error) {
       if (error instanceof LogRangeTooLargeError && window.rejected(to - from + 1n)) continue
       throw error
     }
     applyLogs(store, read)
+    for (const jobId of read.jobs.keys()) readJobIds.add(jobId)
     window.succeeded(to - from + 1n)
     onWindow?.({ fromBlock: from, toBlock: to, logs: read.logs.length })
     from = to + 1n
