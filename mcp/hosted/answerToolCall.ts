@@ -12,11 +12,14 @@ import {
 import type { ToolDispatcher } from '../server/createToolDispatcher.ts'
 import { mirroredResultJson } from '../tools/toMirroredResult.ts'
 import { isJsonRpcRequest } from './isJsonRpcRequest.ts'
+import { keepSseAlive } from './keepSseAlive.ts'
 import { sseHeaders, toSseEvent } from './toSseEvent.ts'
 
 export type AnswerToolCallParameters = {
   request: JSONRPCRequest
   response: ServerResponse
+  /** How often a comment line keeps a slow answer's stream alive through proxies (the SDK's 15 s). */
+  keepAliveMs?: number | undefined
 }
 
 /**
@@ -43,11 +46,12 @@ export function isPlainToolCall(messages: readonly JSONRPCMessage[]): messages i
  */
 export async function answerToolCall(
   dispatcher: ToolDispatcher,
-  { request, response }: AnswerToolCallParameters,
+  { request, response, keepAliveMs }: AnswerToolCallParameters,
 ): Promise<void> {
-  const event = toSseEvent(await answerJson(dispatcher, request))
+  const stopKeepAlive = keepSseAlive(response, { intervalMs: keepAliveMs })
+  const event = toSseEvent(await answerJson(dispatcher, request).finally(stopKeepAlive))
   if (response.destroyed) return
-  response.writeHead(200, { ...sseHeaders, 'content-length': Buffer.byteLength(event) })
+  if (!response.headersSent) response.writeHead(200, { ...sseHeaders, 'content-length': Buffer.byteLength(event) })
   response.end(event)
 }
 

@@ -13,6 +13,8 @@ export type BuildMcpAppParameters = {
   health: () => Promise<McpHealth>
   /** Largest accepted JSON-RPC body; a bigger one gets 413. */
   bodyLimit?: number
+  /** How often a comment line keeps a slow answer's event stream alive (the SDK's 15 s unless given). */
+  keepAliveMs?: number | undefined
   /** Where unexpected failures are reported (never to the client). */
   log?: (message: string) => void
 }
@@ -38,6 +40,7 @@ export function buildMcpApp({
   dispatcher,
   health,
   bodyLimit = 1_048_576,
+  keepAliveMs,
   log = (message) => process.stderr.write(`${message}\n`),
 }: BuildMcpAppParameters): BuildMcpAppReturnType {
   const app = Fastify({ bodyLimit, logger: false })
@@ -75,10 +78,10 @@ export function buildMcpApp({
       const { messages, refusal } = readPostMessages(request.headers, request.body)
       if (refusal !== undefined) return writeJsonRpcError(response, refusal)
       if (!Array.isArray(request.body) && isPlainToolCall(messages)) {
-        return await answerToolCall(dispatcher, { request: messages[0], response })
+        return await answerToolCall(dispatcher, { request: messages[0], response, keepAliveMs })
       }
       // Nothing survives the request: a protocol server of its own answers initialize, tools/list, batches (even of one)...
-      const transport = createPostTransport(response)
+      const transport = createPostTransport(response, { keepAliveMs })
       await createMarketMcpServer(dispatcher).connect(transport)
       transport.receive(messages, { requestInfo: { headers: request.headers } })
     } catch (error) {

@@ -1,13 +1,13 @@
 import type { ServerResponse } from 'node:http'
-import { DEFAULT_SSE_KEEP_ALIVE_MS } from '@modelcontextprotocol/sdk/server/sseKeepAlive.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js'
 import { isJsonRpcRequest } from './isJsonRpcRequest.ts'
+import { keepSseAlive } from './keepSseAlive.ts'
 import { sseHeaders, toSseEvent } from './toSseEvent.ts'
 
 export type CreatePostTransportParameters = {
   /** How often a comment line keeps a slow answer's stream alive through proxies (the SDK's 15 s). */
-  keepAliveMs?: number
+  keepAliveMs?: number | undefined
 }
 
 /** A transport for the messages of one POST; the server answers them on the same response. */
@@ -27,14 +27,14 @@ export type CreatePostTransportReturnType = PostTransport
  */
 export function createPostTransport(
   response: ServerResponse,
-  { keepAliveMs = DEFAULT_SSE_KEEP_ALIVE_MS }: CreatePostTransportParameters = {},
+  { keepAliveMs }: CreatePostTransportParameters = {},
 ): CreatePostTransportReturnType {
   const pending = new Set<RequestId>()
-  let keepAlive: NodeJS.Timeout | undefined
+  let stopKeepAlive: (() => void) | undefined
   let finished = false
 
   const finish = (): void => {
-    clearInterval(keepAlive)
+    stopKeepAlive?.()
     finished = true
   }
   const writeHead = (): void => {
@@ -76,10 +76,7 @@ export function createPostTransport(
         finish()
         response.writeHead(202).end()
       } else {
-        keepAlive = setInterval(() => {
-          writeHead()
-          response.write(': keepalive\n\n')
-        }, keepAliveMs).unref()
+        stopKeepAlive = keepSseAlive(response, { intervalMs: keepAliveMs })
         // A client that goes away before its answers: the server aborts the handlers on close.
         response.once('close', () => void transport.close())
       }

@@ -11,6 +11,8 @@ export type StartHostedMcpServerParameters = {
   log?: (message: string) => void
   /** The indexer's store, when this server runs in the indexer's process (read in place of the REST API). */
   store?: Store | undefined
+  /** How often a comment line keeps a slow answer's event stream alive (the SDK's 15 s unless given). */
+  keepAliveMs?: number | undefined
 }
 
 export type StartHostedMcpServerReturnType = {
@@ -22,12 +24,13 @@ export type StartHostedMcpServerReturnType = {
 /** Starts the hosted MCP server on `config.host`:`config.mcpPort` (port 0 picks a free one). */
 export async function startHostedMcpServer(
   config: Config,
-  { log = (message) => process.stderr.write(`${message}\n`), store }: StartHostedMcpServerParameters = {},
+  { log = (message) => process.stderr.write(`${message}\n`), store, keepAliveMs }: StartHostedMcpServerParameters = {},
 ): Promise<StartHostedMcpServerReturnType> {
   const context = createToolContext(config, { log, store })
   const tools = hostedTools.map((tool) => tool.name)
   const app = buildMcpApp({
     dispatcher: createToolDispatcher(context, { tools: hostedTools }),
+    keepAliveMs,
     health: () =>
       getMcpHealth(context.client, { service: mcpServerName, network: config.network, chainId: config.chainId, tools }),
     log,

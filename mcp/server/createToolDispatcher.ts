@@ -47,16 +47,21 @@ export function createToolDispatcher<context extends { log: (message: string) =>
     async call({ name, arguments: args }) {
       const entry = prepared.get(name)
       if (entry === undefined) return errorResult(`Tool ${name} not found`)
-      const parsed = entry.tool.inputSchema.safeParse(args ?? {})
-      if (!parsed.success) {
-        return errorResult(`Input validation error: Invalid arguments for tool ${name}: ${getParseErrorMessage(parsed.error)}`)
+      try {
+        const parsed = entry.tool.inputSchema.safeParse(args ?? {})
+        if (!parsed.success) {
+          return errorResult(`Input validation error: Invalid arguments for tool ${name}: ${getParseErrorMessage(parsed.error)}`)
+        }
+        const result = await entry.tool.call(context, parsed.data)
+        if (result.isError) return result
+        const problem = entry.checkOutput(result.structuredContent)
+        return problem === undefined
+          ? result
+          : errorResult(`Output validation error: Invalid structured content for tool ${name}: ${problem}`)
+      } catch (error) {
+        // A schema that throws (the tools catch their own failures): McpServer answers its message.
+        return { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true }
       }
-      const result = await entry.tool.call(context, parsed.data)
-      if (result.isError) return result
-      const problem = entry.checkOutput(result.structuredContent)
-      return problem === undefined
-        ? result
-        : errorResult(`Output validation error: Invalid structured content for tool ${name}: ${problem}`)
     },
   }
 }

@@ -12,6 +12,7 @@ import { createChainSource } from '../../mcp/source/createChainSource.ts'
 import { startIndexer } from '../../server/indexer/startIndexer.ts'
 import type { Indexer } from '../../server/indexer/createIndexer.ts'
 import { createStore } from '../../server/store/createStore.ts'
+import { startFaultProxy } from '../support/faultProxy.ts'
 import { seededJobs } from './support/seededJobs.ts'
 
 const devnet = inject('devnet')
@@ -209,6 +210,33 @@ describe('hosted MCP server over a hand-filled store', () => {
       }
     } finally {
       await hosted.close()
+    }
+  })
+})
+
+describe('hosted MCP server whose chain answers slowly', () => {
+  test('keep-alive comments open the event stream until the answer, alone and in a batch', async () => {
+    // Every RPC request held 300 ms: verify_attestation reads the chain several times.
+    const proxy = await startFaultProxy({ target: devnet.rpcUrl, faultRate: 1, kinds: ['delay'], delayMs: 300 })
+    const hosted = await startHostedMcpServer({ ...config, rpcUrl: proxy.url }, { log: () => {}, keepAliveMs: 100 })
+    try {
+      const call = toolCall(3, 'verify_attestation', { jobId: seededJobs.settled })
+      for (const body of [call, [call]]) {
+        const response = await fetch(`${hosted.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) })
+        expect(response.status).toBe(200)
+        expect(response.headers.get('content-type')).toBe('text/event-stream')
+        const blocks = (await response.text()).split('\n\n').filter((block) => block !== '')
+        const last = blocks.pop() ?? ''
+        expect(blocks.length).toBeGreaterThan(0)
+        for (const block of blocks) expect(block).toBe(': keepalive')
+        expect(last.startsWith('event: message\ndata: ')).toBe(true)
+        const answer = JSON.parse(last.slice('event: message\ndata: '.length)) as JsonRpcAnswer
+        expect(answer.id).toBe(3)
+        expect(answer.result?.structuredContent).toMatchObject({ jobId: seededJobs.settled, ok: true })
+      }
+    } finally {
+      await hosted.close()
+      await proxy.stop()
     }
   })
 })
