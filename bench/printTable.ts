@@ -111,7 +111,7 @@ export function printTable(results: BenchResults): string {
     lines.push('   "by CPU": ceiling CPU per request over ours, the ratio to expect when the server has a core to itself')
     lines.push(...table(loadHeaders, loadRows(rest)))
   }
-  section('4. MCP tools/call on the hosted server (stateless Streamable HTTP, reading through the REST indexer)')
+  section("4. MCP tools/call on the hosted server (stateless Streamable HTTP, reading the indexer's store in its process)")
   if (!skipped('mcp')) lines.push(...table(loadHeaders, loadRows(mcp)))
 
   section('5. Memory of the server under test (after a full GC)')
