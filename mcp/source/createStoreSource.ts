@@ -1,5 +1,5 @@
-import type { Job, JobDetail } from '../../contract/job.ts'
-import { getJob, getService, listServices } from '../../server/readers/index.ts'
+import { JobNotFoundError } from '../../errors/notFound.ts'
+import { getService, listServices } from '../../server/readers/index.ts'
 import type { Store } from '../../server/store/createStore.ts'
 import type { MarketSource } from './MarketSource.ts'
 
@@ -8,12 +8,10 @@ export type CreateStoreSourceReturnType = MarketSource
 /**
  * Reads the indexer's store in this process, through the same readers as the REST handlers: for
  * a hosted MCP server running beside the indexer (no HTTP round trip, no second validation of
- * what the REST API already serves). Answers are the store's records themselves.
+ * what the REST API already serves). Answers are the store's records themselves, never modified
+ * once handed out, so the output checks and serialized answers built for them stay valid.
  */
 export function createStoreSource(store: Store): CreateStoreSourceReturnType {
-  // get_job answers the Job without its history; one copy per stored detail, so a job read again
-  // is the same object (and its output check is remembered).
-  const jobs = new WeakMap<JobDetail, Job>()
   return {
     async listServices() {
       return listServices(store).services
@@ -22,14 +20,11 @@ export function createStoreSource(store: Store): CreateStoreSourceReturnType {
       return getService(store, { serviceId })
     },
     async getJob({ jobId }) {
-      const detail = getJob(store, { jobId })
-      let job = jobs.get(detail)
-      if (job === undefined) {
-        const { events: _events, ...withoutEvents } = detail
-        job = withoutEvents
-        jobs.set(detail, job)
-      }
-      return job
+      // The stored record is exactly the document's Job, as the job list serves it; the getJob
+      // reader adds the event history, which get_job leaves out.
+      const stored = store.job(jobId)
+      if (stored === undefined) throw new JobNotFoundError({ jobId })
+      return stored.job
     },
   }
 }
