@@ -6,8 +6,8 @@ import { isNotModified } from './isNotModified.ts'
 import { negotiateEncoding, type NegotiateEncodingReturnType } from './negotiateEncoding.ts'
 
 /**
- * What a route serves, given its parsed input. Made once per route: nothing is allocated per
- * request on the way to a 304 or a kept body.
+ * What a route serves, given its parsed input. Made once per route, not per request: under tsx
+ * every function created per request also costs a `defineProperty` (esbuild's name keeping).
  */
 export type Resource<Input> = {
   contentType: string
