@@ -34,7 +34,7 @@ export type ReadWindowReturnType = {
   toBlock: BlockRef
   /** Decoded logs of both contracts, in chain order. */
   logs: MarketLog[]
-  /** Block time (unix seconds) of every block holding a log. */
+  /** Block time (unix seconds) of every block holding a job's log (the logs applyLogs dates). */
   timestamps: ReadonlyMap<bigint, bigint>
   /** The current record of every service and job the window touches (jobs in `readJobIds` left out). */
   services: ReadonlyMap<bigint, Service>
@@ -44,13 +44,14 @@ export type ReadWindowReturnType = {
 /**
  * Reads one block window: the hash of its last block, then one `eth_getLogs` for both contracts
  * and every market event, then (issued together, so a batching transport sends one batch) the
- * headers of the blocks holding logs and every touched service and job, many per `eth_call`
+ * headers of the blocks holding a job's logs and every touched service and job, many per `eth_call`
  * (readServices, readJobs). Reads happen at the latest block, so a record may be ahead of the
  * window; its events catch up.
  *
  * The last block's hash is fetched before the logs: if the chain reorganizes in between, the
  * stored hash is the old one and the next poll's reorg check catches it. A log whose block hash
- * differs from its header (a reorg during this window) fails the window with ChainChangedError.
+ * differs from its header or, in the last block, from that block's hash (a reorg during this
+ * window) fails the window with ChainChangedError.
  */
 export async function readWindow(
   client: Client,
@@ -71,9 +72,11 @@ export async function readWindow(
   const jobIds = new Set(staleJobIds)
   const blockNumbers = new Set<bigint>()
   for (const log of logs) {
-    blockNumbers.add(log.blockNumber)
     if ('serviceId' in log.args && log.address.toLowerCase() === registryKey) serviceIds.add(log.args.serviceId)
-    if ('jobId' in log.args && !readJobIds?.has(log.args.jobId)) jobIds.add(log.args.jobId)
+    if (!('jobId' in log.args)) continue
+    // Only a job's events carry a time, so a block holding registry logs alone needs no header.
+    blockNumbers.add(log.blockNumber)
+    if (!readJobIds?.has(log.args.jobId)) jobIds.add(log.args.jobId)
   }
 
   const serviceIdList = [...serviceIds]
@@ -85,10 +88,12 @@ export async function readWindow(
   ])
 
   const hashes = new Map(headers.map((header) => [header.number, header.hash]))
+  hashes.set(toBlock, hashes.get(toBlock) ?? toHash)
   for (const log of logs) {
-    if (hashes.get(log.blockNumber) !== log.blockHash) throw new ChainChangedError({ blockNumber: log.blockNumber })
+    const hash = hashes.get(log.blockNumber)
+    if (hash !== undefined && hash !== log.blockHash) throw new ChainChangedError({ blockNumber: log.blockNumber })
   }
-  if (hashes.has(toBlock) && hashes.get(toBlock) !== toHash) throw new ChainChangedError({ blockNumber: toBlock })
+  if (hashes.get(toBlock) !== toHash) throw new ChainChangedError({ blockNumber: toBlock })
 
   return {
     toBlock: { number: toBlock, hash: toHash },
