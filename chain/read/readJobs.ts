@@ -12,9 +12,10 @@ export type ReadJobsReturnType = Job[]
 
 /**
  * A settled devnet job encodes to 832 bytes (14 head words, a ~210-byte attestation text, a
- * 65-byte signature) plus the reader's 32-byte entry head: 24 of them fill ~21 KB of the 24,576
- * an `eth_call` may return, leaving room for longer texts. A call that still returns too much is
- * refused by the node and split by readByIds.
+ * 65-byte signature) plus the reader's 32-byte entry head: 24 of them return ~20 KB of the 24,576
+ * an `eth_call` may return, leaving room for longer texts, and cost ~5M gas (mostly the 200 gas
+ * per returned byte charged as code deposit), well under the 25-50M gas caps of public nodes. A
+ * call that still returns too much is refused by the node and split by readByIds.
  */
 const jobsPerCall = 24
 
