@@ -1,6 +1,7 @@
 import type { ContractFunctionReturnType } from 'viem'
 import type { escrowAbi } from '../abi/escrow.ts'
 import { parseAttestationText } from '../attestation/parseAttestationText.ts'
+import type { AttestationFields } from '../../contract/attestation.ts'
 import { attestedState, jobStateNames, type Job } from '../../contract/job.ts'
 
 /** The escrow's `Job` struct as viem decodes it (uints as bigint, the enum as a number). */
@@ -10,33 +11,56 @@ export type JobStruct = ContractFunctionReturnType<typeof escrowAbi, 'view', 'ge
  * Turns the escrow's struct into the contract's Job: uints become decimal strings, the state
  * gets its name, and from Attested on (when the chain holds an attestation) the attestation keys
  * are added with the text parsed into its five fields.
+ *
+ * Built compact, since the indexer keeps every job: each shape is one object literal (spreading
+ * a job and adding keys gives every object its own V8 hidden class, ~0.5 KB each), and no string
+ * keeps a larger one alive.
  */
 export function toJob(jobId: bigint, struct: JobStruct): Job {
   const stateName = jobStateNames[struct.state]
   if (stateName === undefined) throw new RangeError(`Job state ${struct.state} is outside the escrow's enum.`)
-  const job: Job = {
-    jobId: jobId.toString(),
-    serviceId: struct.serviceId.toString(),
-    buyer: struct.buyer,
-    seller: struct.seller,
-    amount: struct.amount.toString(),
-    protocolFee: struct.protocolFee.toString(),
-    createdAt: struct.createdAt.toString(),
-    timeout: struct.timeout.toString(),
-    state: struct.state,
-    stateName,
-    inputCommitment: flat(struct.inputCommitment),
-  }
+  const jobIdText = jobId.toString()
+  const serviceId = struct.serviceId.toString()
+  const amount = struct.amount.toString()
+  const protocolFee = struct.protocolFee.toString()
+  const createdAt = struct.createdAt.toString()
+  const timeout = struct.timeout.toString()
+  const inputCommitment = flat(struct.inputCommitment)
   // An expired job is past Attested in number but never held an attestation.
   const holdsAttestation = struct.attestationText !== '0x' || struct.attestationSignature !== '0x'
-  if (struct.state < attestedState || !holdsAttestation) return job
+  if (struct.state < attestedState || !holdsAttestation) {
+    return {
+      jobId: jobIdText,
+      serviceId,
+      buyer: struct.buyer,
+      seller: struct.seller,
+      amount,
+      protocolFee,
+      createdAt,
+      timeout,
+      state: struct.state,
+      stateName,
+      inputCommitment,
+    }
+  }
+  const outputRootHash = flat(struct.outputRootHash)
   return {
-    ...job,
-    outputRootHash: flat(struct.outputRootHash),
+    jobId: jobIdText,
+    serviceId,
+    buyer: struct.buyer,
+    seller: struct.seller,
+    amount,
+    protocolFee,
+    createdAt,
+    timeout,
+    state: struct.state,
+    stateName,
+    inputCommitment,
+    outputRootHash,
     chatId: flat(struct.chatId),
     attestationText: flat(struct.attestationText),
     attestationSignature: flat(struct.attestationSignature),
-    attestation: parseAttestationText(struct.attestationText),
+    attestation: ownFields(parseAttestationText(struct.attestationText), outputRootHash),
   }
 }
 
@@ -47,4 +71,27 @@ export function toJob(jobId: bigint, struct: JobStruct): Job {
  */
 function flat<value extends `0x${string}`>(hex: value): value {
   return hex.toLowerCase() as value
+}
+
+/**
+ * The parsed fields are slices of the decoded text, and V8 keeps a slice of 13 characters or
+ * more as a view that holds the whole text alive; an ASCII round trip through a Buffer makes each
+ * a string of its own (the parser has already checked that the text is ASCII). The content hash
+ * is usually the output root hash without its 0x (sellers attest the output they serve): then it
+ * is a view of that string, which the job keeps anyway.
+ */
+function ownFields(fields: AttestationFields | null, outputRootHash: string): AttestationFields | null {
+  if (fields === null) return null
+  const outputHex = outputRootHash.slice(2)
+  return {
+    contentHash: fields.contentHash === outputHex ? outputHex : ownString(fields.contentHash),
+    usageHash: ownString(fields.usageHash),
+    providerType: ownString(fields.providerType),
+    providerIdentity: ownString(fields.providerIdentity),
+    tlsCertFingerprint: ownString(fields.tlsCertFingerprint),
+  }
+}
+
+function ownString(text: string): string {
+  return Buffer.from(text, 'latin1').toString('latin1')
 }

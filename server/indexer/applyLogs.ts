@@ -7,21 +7,15 @@ import type { ReadWindowReturnType } from './readWindow.ts'
  * Applies one fully read window to the store and moves the cursor to its last block. Records
  * take the values just read from the chain; events go into each job's history and drive the
  * counters. Synchronous, so readers never see half a window; applying a window twice changes
- * nothing, because an event is keyed by its block hash and log index.
+ * nothing, because a job's event is known by its block number and log index.
  */
 export function applyLogs(store: Store, { toBlock, logs, timestamps, services, jobs }: ReadWindowReturnType): void {
   const lastServiceBlock = new Map<bigint, bigint>()
   const registeredBlock = new Map<bigint, bigint>()
-  const lastJobBlock = new Map<bigint, bigint>()
-  const createdBlock = new Map<bigint, bigint>()
   for (const log of logs) {
-    if ('jobId' in log.args) {
-      lastJobBlock.set(log.args.jobId, log.blockNumber)
-      if (log.eventName === 'JobCreated') createdBlock.set(log.args.jobId, log.blockNumber)
-    } else {
-      lastServiceBlock.set(log.args.serviceId, log.blockNumber)
-      if (log.eventName === 'ServiceRegistered') registeredBlock.set(log.args.serviceId, log.blockNumber)
-    }
+    if ('jobId' in log.args) continue
+    lastServiceBlock.set(log.args.serviceId, log.blockNumber)
+    if (log.eventName === 'ServiceRegistered') registeredBlock.set(log.args.serviceId, log.blockNumber)
   }
 
   for (const [serviceId, service] of services) {
@@ -32,26 +26,22 @@ export function applyLogs(store: Store, { toBlock, logs, timestamps, services, j
       registeredBlock: registeredBlock.get(serviceId),
     })
   }
-  for (const [jobId, job] of jobs) {
-    store.putJob({ jobId, job, block: lastJobBlock.get(jobId), createdBlock: createdBlock.get(jobId) })
-  }
+  for (const [jobId, job] of jobs) store.putJob({ jobId, job })
 
   for (const log of logs) {
     if (!('jobId' in log.args) || !isJobEventName(log.eventName)) continue
     const timestamp = timestamps.get(log.blockNumber)
     if (timestamp === undefined) throw new RangeError(`Block ${log.blockNumber} has a log but no header was read.`)
-    store.addJobEvent(log.args.jobId, {
-      key: `${log.blockHash}:${log.logIndex}`,
-      blockNumber: log.blockNumber,
-      logIndex: log.logIndex,
-      settledWei: log.eventName === 'JobSettled' ? log.args.paidToSeller + log.args.protocolFee : undefined,
-      entry: toJobEvent({
+    store.addJobEvent({
+      jobId: log.args.jobId,
+      event: toJobEvent({
         event: log.eventName,
         blockNumber: log.blockNumber,
         transactionHash: log.transactionHash,
         logIndex: log.logIndex,
         timestamp,
       }),
+      settledWei: log.eventName === 'JobSettled' ? log.args.paidToSeller + log.args.protocolFee : undefined,
     })
   }
 

@@ -1,13 +1,18 @@
 import type { JobDetail } from '../../contract/job.ts'
 import { JobNotFoundError } from '../../errors/notFound.ts'
 import type { Store } from '../store/createStore.ts'
+import { toJobDetail } from './toJobDetail.ts'
 
 export type GetJobParameters = { jobId: bigint }
 export type GetJobReturnType = JobDetail
 
-/** One job with its on-chain history (oldest first); throws JobNotFoundError (`job_not_found`). */
+/**
+ * One job with its on-chain history (oldest first); throws JobNotFoundError (`job_not_found`).
+ * The store keeps no detail object per job (it would cost ~160 B each): this one is put together
+ * per call, a single literal over the stored record and events (tens of nanoseconds).
+ */
 export function getJob(store: Store, { jobId }: GetJobParameters): GetJobReturnType {
   const stored = store.job(jobId)
   if (stored === undefined) throw new JobNotFoundError({ jobId })
-  return stored.detail
+  return toJobDetail(stored.job, stored.events)
 }

@@ -1,7 +1,8 @@
 /**
  * Readers: the one read API over the indexer's store, shared by the REST handlers and the MCP
  * tools. Each is synchronous, O(result size), and returns contract-shaped objects (types inferred
- * from the zod schemas in contract/) that can be serialized as they are.
+ * from the zod schemas in contract/) that can be serialized as they are: the store's own records,
+ * except getJob's JobDetail, a shallow object put together per call from the stored job and events.
  *
  *   listServices(store)                        → ServiceList  { count, services } ascending serviceId
  *   getService(store, { serviceId: bigint })   → Service      throws ServiceNotFoundError (service_not_found)

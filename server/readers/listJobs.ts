@@ -1,6 +1,6 @@
 import { jobsLimit } from '../../contract/jobsQuery.ts'
 import type { JobList } from '../../contract/lists.ts'
-import type { Store } from '../store/createStore.ts'
+import type { Store, StoredJob } from '../store/createStore.ts'
 
 export type ListJobsParameters = {
   /** How many jobs at most; the caller validates the range (1..1000 on REST). */
@@ -10,11 +10,8 @@ export type ListJobsReturnType = JobList
 
 /** The most recent jobs, newest first (highest jobId first), without their event history. */
 export function listJobs(store: Store, { limit = jobsLimit.default }: ListJobsParameters = {}): ListJobsReturnType {
-  const { jobIds } = store
+  const { jobList } = store
   const jobs: JobList['jobs'] = []
-  for (let index = jobIds.length - 1; index >= 0 && jobs.length < limit; index -= 1) {
-    const stored = store.job(jobIds[index] as bigint)
-    if (stored !== undefined) jobs.push(stored.job)
-  }
+  for (let index = jobList.length - 1; index >= 0 && jobs.length < limit; index -= 1) jobs.push((jobList[index] as StoredJob).job)
   return { count: jobs.length, jobs }
 }

@@ -1,26 +1,22 @@
 import type { Hash } from 'viem'
 import type { ToCountersParameters } from '../../chain/mappers/toCounters.ts'
 import type { Health } from '../../contract/health.ts'
-import type { Job, JobDetail, JobEvent } from '../../contract/job.ts'
+import type { Job, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
+import { compareUintText } from './compareUintText.ts'
+import { createValuePool } from './createValuePool.ts'
 
-/** One applied log of a job, with what the store needs to undo it and to count it. */
-export type StoredJobEvent = {
-  /** `blockHash:logIndex`: the same log applied twice is still one event. */
-  key: string
-  blockNumber: bigint
-  logIndex: number
-  /** `paidToSeller + protocolFee` of a JobSettled event, counted into totalSettledWei. */
-  settledWei: bigint | undefined
-  entry: JobEvent
-}
-
-/** A job ready to serve: the list shape and the detail shape, built when the job changes. */
+/**
+ * A job ready to serve. Its record and its event list are each replaced, never changed, when the
+ * job changes, so an answer already handed out stays as it was.
+ */
 export type StoredJob = {
-  job: Job
-  detail: JobDetail
+  /** The job's record, exactly the Job shape: list answers and MCP's get_job serve it as it is. */
+  readonly job: Job
+  /** Its on-chain history, oldest first (getJob puts the two together). */
+  readonly events: readonly JobEvent[]
   /** The store's `version` when this job last changed: equal versions, equal job. */
-  version: number
+  readonly version: number
 }
 
 /** Totals derived from the applied events (never from a job's current state). */
@@ -49,19 +45,23 @@ export type StoreSync = {
 export type Store = {
   /**
    * Grows with every change to what readers return (records, events, counters), never repeats
-   * within a process: a reader's answer is the same while it stands still.
+   * within a process: a reader's answer is the same while it stands still. With `job(id).version`
+   * it lets the HTTP layer build ETags without hashing bodies.
    */
   readonly version: number
   service(serviceId: bigint): Service | undefined
   job(jobId: bigint): StoredJob | undefined
-  /** Every job id, ascending; readers walk it from the end for newest first. */
-  readonly jobIds: readonly bigint[]
+  /** Every job, ascending by id; readers walk it from the end for newest first. */
+  readonly jobList: readonly StoredJob[]
+  /** Every job id, ascending, built on each read (for tests and tools; readers walk `jobList`). */
+  readonly jobIds: bigint[]
   readonly counters: Readonly<StoreCounters>
   readonly sync: Readonly<StoreSync>
   /** Every service, ascending by id; the same array until a service changes. */
   serviceList(): readonly Service[]
   sellerServiceIds(seller: string): readonly bigint[]
-  sellerJobIds(seller: string): readonly bigint[]
+  /** The seller's jobs, ascending by id. */
+  sellerJobs(seller: string): readonly StoredJob[]
 
   /** Ids whose records a rollback left possibly stale: the next window reads them again. */
   readonly staleServiceIds: ReadonlySet<bigint>
@@ -71,8 +71,8 @@ export type Store = {
 
   putService(parameters: PutServiceParameters): void
   putJob(parameters: PutJobParameters): void
-  /** Adds an event to a stored job; a log already applied changes nothing. */
-  addJobEvent(jobId: bigint, event: StoredJobEvent): void
+  /** Adds an event to a stored job; a log already applied (same block and log index) changes nothing. */
+  addJobEvent(parameters: AddJobEventParameters): void
   /** Marks `block` fully applied: it becomes the cursor and is remembered for reorg checks. */
   advance(block: BlockRef): void
   /** Records a completed poll; the first one also marks the initial back-fill done. */
@@ -96,11 +96,19 @@ export type PutServiceParameters = {
 
 export type PutJobParameters = {
   jobId: bigint
+  /**
+   * The job's record as just read. The store keeps its values (the attestation object too) and
+   * may swap strings in them for equal ones it already holds, so the caller hands them over.
+   */
   job: Job
-  /** Block of the latest event that touched the job; absent for a refresh without one. */
-  block?: bigint | undefined
-  /** Block of JobCreated, when this window holds it. */
-  createdBlock?: bigint | undefined
+}
+
+export type AddJobEventParameters = {
+  jobId: bigint
+  /** Kept as it is (strings may be swapped for equal shared ones), like `PutJobParameters.job`. */
+  event: JobEvent
+  /** `paidToSeller + protocolFee` of a JobSettled event, counted into totalSettledWei. */
+  settledWei?: bigint | undefined
 }
 
 export type CreateStoreParameters = {
@@ -117,15 +125,34 @@ export type CreateStoreParameters = {
 const beforeRange = -1n
 
 type ServiceEntry = { service: Service; registeredBlock: bigint; lastBlock: bigint }
-type JobEntry = StoredJob & { createdBlock: bigint; lastBlock: bigint; events: StoredJobEvent[] }
-type SellerIndex = { serviceIds: bigint[]; jobIds: bigint[] }
+/** A job id as the store compares it: a number while exact (a small one costs nothing to keep), else the bigint. */
+type JobKey = number | bigint
+type JobEntry = { -readonly [key in keyof StoredJob]: StoredJob[key] } & { readonly key: JobKey }
+type SellerIndex = { serviceIds: bigint[]; jobs: JobEntry[] }
 
 const noIds: readonly bigint[] = []
+const noJobs: readonly StoredJob[] = []
+const noEvents: readonly JobEvent[] = []
+const maxExactId = BigInt(Number.MAX_SAFE_INTEGER)
+
+/**
+ * How many distinct values each pool remembers. Addresses, amounts, block numbers and times,
+ * provider names and certificates repeat across jobs of nearby blocks, settled amounts across
+ * jobs of a service; a transaction's hash repeats only across its own logs, which come together,
+ * so a short pool keeps those hashes from pushing the others out.
+ */
+const valuePoolLimit = 4_096
+const transactionHashPoolLimit = 256
 
 /**
  * The in-memory read model: contract-shaped records ready to serve, indexes for the readers,
  * counters derived from events, and the cursor. Every mutation is synchronous, so a reader never
  * sees a half-applied window.
+ *
+ * Memory per job is kept low (npm run bench, section 5): a job is its served record plus its
+ * served events (where it was created and last touched is read from them), kept in arrays sorted
+ * by id and found there by position (no map entry, no bigint per job), and strings that repeat
+ * across jobs are shared through small pools.
  */
 export function createStore({
   pollIntervalMs,
@@ -135,8 +162,8 @@ export function createStore({
   now = Date.now,
 }: CreateStoreParameters): Store {
   const serviceEntries = new Map<bigint, ServiceEntry>()
-  const jobEntries = new Map<bigint, JobEntry>()
-  const jobIds: bigint[] = []
+  /** Every entry, ascending by id: found by position, and walked by the readers with no lookups. */
+  const jobs: JobEntry[] = []
   const sellers = new Map<string, SellerIndex>()
   const counters: StoreCounters = {
     services: 0,
@@ -149,6 +176,11 @@ export function createStore({
   const staleServiceIds = new Set<bigint>()
   const staleJobIds = new Set<bigint>()
   const recentBlocks = new Map<bigint, Hash>()
+  /** The wei of every held JobSettled event (the served event has no place for it). */
+  const settledWei = new Map<JobEvent, bigint>()
+  const poolValue = createValuePool<string>({ limit: valuePoolLimit })
+  const poolTransactionHash = createValuePool<string>({ limit: transactionHashPoolLimit })
+  const poolWei = createValuePool<bigint>({ limit: valuePoolLimit })
   const sync: StoreSync = {
     cursor: undefined,
     headBlock: undefined,
@@ -171,24 +203,35 @@ export function createStore({
     const key = seller.toLowerCase()
     let index = sellers.get(key)
     if (index === undefined) {
-      index = { serviceIds: [], jobIds: [] }
+      index = { serviceIds: [], jobs: [] }
       sellers.set(key, index)
     }
     return index
   }
 
-  const count = (entry: JobEntry, sign: 1 | -1): void => {
-    const names = new Set(entry.events.map(({ entry: { event } }) => event))
-    if (names.has('JobSettled')) counters.settledJobs += sign
-    if (names.has('JobExpired')) counters.expiredJobs += sign
-    if (names.has('JobSlashed')) counters.slashedJobs += sign
-    for (const { settledWei } of entry.events) {
-      if (settledWei !== undefined) counters.totalSettledWei += sign === 1 ? settledWei : -settledWei
+  const count = (events: readonly JobEvent[], sign: 1 | -1): void => {
+    let settled = false
+    let expired = false
+    let slashed = false
+    for (const held of events) {
+      if (held.event === 'JobExpired') expired = true
+      if (held.event === 'JobSlashed') slashed = true
+      if (held.event !== 'JobSettled') continue
+      settled = true
+      const wei = settledWei.get(held)
+      if (wei !== undefined) counters.totalSettledWei += sign === 1 ? wei : -wei
     }
+    if (settled) counters.settledJobs += sign
+    if (expired) counters.expiredJobs += sign
+    if (slashed) counters.slashedJobs += sign
   }
 
-  const rebuildDetail = (entry: JobEntry): void => {
-    entry.detail = { ...entry.job, events: entry.events.map(({ entry: event }) => event) }
+  /** Replaces a job's event list: the counters follow, and dropped events are forgotten. */
+  const setEvents = (entry: JobEntry, events: readonly JobEvent[]): void => {
+    count(entry.events, -1)
+    for (const event of entry.events) if (!events.includes(event)) settledWei.delete(event)
+    count(events, 1)
+    entry.events = events
     entry.version = changed()
   }
 
@@ -202,11 +245,11 @@ export function createStore({
   }
 
   const deleteJob = (jobId: bigint, entry: JobEntry): void => {
-    count(entry, -1)
-    jobEntries.delete(jobId)
+    count(entry.events, -1)
+    for (const event of entry.events) settledWei.delete(event)
     staleJobIds.delete(jobId)
-    removeSorted(jobIds, jobId)
-    removeSorted(sellerIndex(entry.job.seller).jobIds, jobId)
+    removeJob(jobs, entry)
+    removeJob(sellerIndex(entry.job.seller).jobs, entry)
     counters.jobs -= 1
     changed()
   }
@@ -216,8 +259,11 @@ export function createStore({
       return version
     },
     service: (serviceId) => serviceEntries.get(serviceId)?.service,
-    job: (jobId) => jobEntries.get(jobId),
-    jobIds,
+    job: (jobId) => findJob(jobs, jobKey(jobId)),
+    jobList: jobs,
+    get jobIds() {
+      return jobs.map(({ job }) => BigInt(job.jobId))
+    },
     counters,
     sync,
     staleServiceIds,
@@ -231,7 +277,7 @@ export function createStore({
       return serviceListCache
     },
     sellerServiceIds: (seller) => sellers.get(seller.toLowerCase())?.serviceIds ?? noIds,
-    sellerJobIds: (seller) => sellers.get(seller.toLowerCase())?.jobIds ?? noIds,
+    sellerJobs: (seller) => sellers.get(seller.toLowerCase())?.jobs ?? noJobs,
 
     putService({ serviceId, service, block, registeredBlock }) {
       const entry = serviceEntries.get(serviceId)
@@ -253,40 +299,49 @@ export function createStore({
       changed()
     },
 
-    putJob({ jobId, job, block, createdBlock }) {
-      const entry = jobEntries.get(jobId)
+    putJob({ jobId, job }) {
+      if (job.jobId !== jobId.toString()) throw new RangeError(`Job ${jobId} must be stored under its own id, not "${job.jobId}".`)
+      job.serviceId = poolValue(job.serviceId)
+      job.buyer = poolValue(job.buyer)
+      job.seller = poolValue(job.seller)
+      job.amount = poolValue(job.amount)
+      job.protocolFee = poolValue(job.protocolFee)
+      job.createdAt = poolValue(job.createdAt)
+      job.timeout = poolValue(job.timeout)
+      if (job.attestation) {
+        job.attestation.providerType = poolValue(job.attestation.providerType)
+        job.attestation.providerIdentity = poolValue(job.attestation.providerIdentity)
+        job.attestation.tlsCertFingerprint = poolValue(job.attestation.tlsCertFingerprint)
+      }
+      const key = jobKey(jobId)
+      const entry = findJob(jobs, key)
       if (entry === undefined) {
-        const created: JobEntry = {
-          job,
-          detail: { ...job, events: [] },
-          version: changed(),
-          createdBlock: createdBlock ?? beforeRange,
-          lastBlock: block ?? beforeRange,
-          events: [],
-        }
-        jobEntries.set(jobId, created)
-        insertSorted(jobIds, jobId)
-        insertSorted(sellerIndex(job.seller).jobIds, jobId)
+        const created: JobEntry = { job, events: noEvents, version: changed(), key }
+        insertJob(jobs, created)
+        insertJob(sellerIndex(job.seller).jobs, created)
         counters.jobs += 1
       } else {
         entry.job = job
-        if (createdBlock !== undefined) entry.createdBlock = createdBlock
-        if (block !== undefined && block > entry.lastBlock) entry.lastBlock = block
-        rebuildDetail(entry)
+        entry.version = changed()
       }
       staleJobIds.delete(jobId)
     },
 
-    addJobEvent(jobId, event) {
-      const entry = jobEntries.get(jobId)
+    addJobEvent({ jobId, event, settledWei: wei }) {
+      const entry = findJob(jobs, jobKey(jobId))
       if (entry === undefined) throw new RangeError(`Job ${jobId} must be stored before its events.`)
-      if (entry.events.some(({ key }) => key === event.key)) return
-      count(entry, -1)
-      entry.events.push(event)
-      entry.events.sort(compareEvents)
-      if (event.blockNumber > entry.lastBlock) entry.lastBlock = event.blockNumber
-      count(entry, 1)
-      rebuildDetail(entry)
+      const { events } = entry
+      // Within the chain the store holds (a rollback drops what lies above the common ancestor),
+      // a block number and a log index name one log.
+      if (events.some((held) => held.logIndex === event.logIndex && held.blockNumber === event.blockNumber)) return
+      event.blockNumber = poolValue(event.blockNumber)
+      event.timestamp = poolValue(event.timestamp)
+      event.transactionHash = poolTransactionHash(event.transactionHash)
+      if (wei !== undefined) settledWei.set(event, poolWei(wei))
+      let index = events.length
+      while (index > 0 && compareEvents(events[index - 1] as JobEvent, event) > 0) index -= 1
+      // toSpliced allocates exactly the new length; a push would leave spare capacity per job.
+      setEvents(entry, events.toSpliced(index, 0, event))
     },
 
     advance(block) {
@@ -316,17 +371,23 @@ export function createStore({
           staleServiceIds.add(serviceId)
         }
       }
-      for (const [jobId, entry] of jobEntries) {
-        if (entry.createdBlock > ancestor.number) {
+      const ancestorNumber = ancestor.number.toString()
+      const isAbove = ({ blockNumber }: JobEvent): boolean => compareUintText(blockNumber, ancestorNumber) > 0
+      // Backwards, so that deleting a job leaves the ones still to visit in place.
+      for (let index = jobs.length - 1; index >= 0; index -= 1) {
+        const entry = jobs[index] as JobEntry
+        const jobId = BigInt(entry.job.jobId)
+        // A job changes only through its own logs, each held as an event: the last one tells
+        // whether the job was touched above the ancestor, JobCreated whether it exists there at all.
+        const { events } = entry
+        const last = events.at(-1)
+        if (last === undefined || !isAbove(last)) continue
+        const created = events.find(({ event }) => event === 'JobCreated')
+        if (created !== undefined && isAbove(created)) {
           deleteJob(jobId, entry)
           continue
         }
-        if (entry.lastBlock <= ancestor.number) continue
-        count(entry, -1)
-        entry.events = entry.events.filter(({ blockNumber }) => blockNumber <= ancestor.number)
-        entry.lastBlock = ancestor.number
-        count(entry, 1)
-        rebuildDetail(entry)
+        setEvents(entry, events.slice(0, events.findIndex(isAbove)))
         staleJobIds.add(jobId)
       }
       for (const number of recentBlocks.keys()) if (number > ancestor.number) recentBlocks.delete(number)
@@ -335,7 +396,10 @@ export function createStore({
 
     clear() {
       for (const [serviceId, entry] of serviceEntries) deleteService(serviceId, entry)
-      for (const [jobId, entry] of jobEntries) deleteJob(jobId, entry)
+      for (let index = jobs.length - 1; index >= 0; index -= 1) {
+        const entry = jobs[index] as JobEntry
+        deleteJob(BigInt(entry.job.jobId), entry)
+      }
       sellers.clear()
       recentBlocks.clear()
       sync.cursor = undefined
@@ -348,8 +412,8 @@ function compare(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-function compareEvents(a: StoredJobEvent, b: StoredJobEvent): number {
-  return compare(a.blockNumber, b.blockNumber) || a.logIndex - b.logIndex
+function compareEvents(a: JobEvent, b: JobEvent): number {
+  return compareUintText(a.blockNumber, b.blockNumber) || a.logIndex - b.logIndex
 }
 
 /** Ids almost always arrive in order, so the common case is a push. */
@@ -361,6 +425,55 @@ function insertSorted(ids: bigint[], id: bigint): void {
   }
   const index = lowerBound(ids, id)
   if (ids[index] !== id) ids.splice(index, 0, id)
+}
+
+function jobKey(jobId: bigint): JobKey {
+  return jobId <= maxExactId ? Number(jobId) : jobId
+}
+
+/**
+ * The entry with this key. The escrow hands ids out one by one, so a store holds a run of them
+ * without gaps (maybe after a few older ones touched later): counted back from the newest entry,
+ * or on from the oldest, the position is then exact. Otherwise, a binary search.
+ */
+function findJob(entries: readonly JobEntry[], key: JobKey): JobEntry | undefined {
+  const newest = entries.at(-1)
+  if (newest === undefined) return undefined
+  // The newest key is the largest: when it is a number, every key is.
+  if (typeof key === 'number' && typeof newest.key === 'number') {
+    const fromNewest = entries[entries.length - 1 - (newest.key - key)]
+    if (fromNewest?.key === key) return fromNewest
+    const fromOldest = entries[key - ((entries[0] as JobEntry).key as number)]
+    if (fromOldest?.key === key) return fromOldest
+  }
+  const found = entries[jobLowerBound(entries, key)]
+  return found?.key === key ? found : undefined
+}
+
+/** Jobs almost always arrive in id order, so the common case is a push. */
+function insertJob(entries: JobEntry[], entry: JobEntry): void {
+  const last = entries.at(-1)
+  if (last === undefined || last.key < entry.key) {
+    entries.push(entry)
+    return
+  }
+  entries.splice(jobLowerBound(entries, entry.key), 0, entry)
+}
+
+function removeJob(entries: JobEntry[], entry: JobEntry): void {
+  const index = jobLowerBound(entries, entry.key)
+  if (entries[index] === entry) entries.splice(index, 1)
+}
+
+function jobLowerBound(entries: readonly JobEntry[], key: JobKey): number {
+  let low = 0
+  let high = entries.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if ((entries[middle] as JobEntry).key < key) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 function removeSorted(ids: bigint[], id: bigint): void {

@@ -28,7 +28,7 @@ for (let id = 1; id <= jobCount; id++) {
   })
   // A key the contract does not declare: the response serializers must never let it out.
   const withInternals = id === jobCount ? { ...job, internalNote: 'not for the wire' } : job
-  store.putJob({ jobId: BigInt(id), job: withInternals, block: BigInt(id), createdBlock: BigInt(id) })
+  store.putJob({ jobId: BigInt(id), job: withInternals })
 }
 
 describe.each(['production', 'development'] as const)('%s mode', (mode) => {

@@ -1,0 +1,209 @@
+import { parseEther } from 'viem'
+import { describe, expect, test } from 'vitest'
+import { JobSchema, type Job, type JobEvent, type JobEventName } from '../../contract/job.ts'
+import { getJob, getSeller, getStats, listJobs } from '../../server/readers/index.ts'
+import { createStore, type Store } from '../../server/store/createStore.ts'
+
+// The store on its own, filled by hand the way applyLogs fills it: what each change does to the
+// records, the counters and the versions the HTTP layer builds ETags from.
+const seller = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+const amount = parseEther('0.01')
+const fee = amount / 20n
+
+const job = (id: number, state: 0 | 3 = 0): Job =>
+  JobSchema.parse({
+    jobId: String(id),
+    serviceId: '1',
+    buyer: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    seller,
+    amount: amount.toString(),
+    protocolFee: fee.toString(),
+    createdAt: String(1_700_000_000 + id),
+    timeout: String(1_700_086_400 + id),
+    state,
+    stateName: state === 0 ? 'Pending' : 'Settled',
+    inputCommitment: `0x${id.toString(16).padStart(64, '0')}`,
+    ...(state === 0
+      ? {}
+      : {
+          outputRootHash: `0x${'aa'.repeat(32)}`,
+          chatId: `0x${'bb'.repeat(32)}`,
+          attestationText: '0x00',
+          attestationSignature: '0x00',
+          attestation: null,
+        }),
+  })
+
+const event = (name: JobEventName, blockNumber: number, logIndex: number): JobEvent => ({
+  event: name,
+  blockNumber: String(blockNumber),
+  transactionHash: `0x${blockNumber.toString(16).padStart(64, '0')}`,
+  logIndex,
+  timestamp: String(1_700_000_000 + blockNumber),
+})
+
+const newStore = (): Store => createStore({ pollIntervalMs: 3_000, chainId: 31337, network: 'devnet' })
+
+const settle = (store: Store, jobId: number, blockNumber: number): void => {
+  store.putJob({ jobId: BigInt(jobId), job: job(jobId, 3) })
+  store.addJobEvent({ jobId: BigInt(jobId), event: event('JobAttested', blockNumber, 0) })
+  store.addJobEvent({ jobId: BigInt(jobId), event: event('JobSettled', blockNumber, 1), settledWei: amount })
+}
+
+const eventPositions = (store: Store, jobId: number): string[] =>
+  getJob(store, { jobId: BigInt(jobId) }).events.map(({ event, blockNumber, logIndex }) => `${event}@${blockNumber}:${logIndex}`)
+
+describe('what the readers hand out', () => {
+  test('the list and seller entries are the stored record itself; the detail adds its events', () => {
+    const store = newStore()
+    store.putJob({ jobId: 1n, job: job(1) })
+    store.addJobEvent({ jobId: 1n, event: event('JobCreated', 5, 0) })
+    const stored = store.job(1n)
+    expect(listJobs(store).jobs[0]).toBe(stored?.job)
+    expect(getSeller(store, { address: seller.toLowerCase() }).jobs[0]).toBe(stored?.job)
+    expect(stored?.job).toStrictEqual(job(1))
+    expect(getJob(store, { jobId: 1n })).toStrictEqual({ ...job(1), events: [event('JobCreated', 5, 0)] })
+    expect(getJob(store, { jobId: 1n }).events).toBe(stored?.events)
+  })
+
+  test('a change replaces the record and the events: what was handed out stays as it was', () => {
+    const store = newStore()
+    store.putJob({ jobId: 1n, job: job(1) })
+    store.addJobEvent({ jobId: 1n, event: event('JobCreated', 5, 0) })
+    const record = listJobs(store).jobs[0]
+    const detail = getJob(store, { jobId: 1n })
+    settle(store, 1, 9)
+    expect(record?.stateName).toBe('Pending')
+    expect(detail.stateName).toBe('Pending')
+    expect(detail.events).toHaveLength(1)
+    expect(getJob(store, { jobId: 1n })).toMatchObject({ stateName: 'Settled', events: [{}, {}, {}] })
+  })
+})
+
+describe('ids', () => {
+  test('uint256 ids: found and ordered by value, past 2^53 and 2^64 too', () => {
+    const store = newStore()
+    const ids = [10n, 9n, 2n ** 64n + 1n, 2n ** 53n + 1n, 2n ** 53n]
+    for (const id of ids) store.putJob({ jobId: id, job: { ...job(1), jobId: id.toString() } })
+    const ascending = [...ids].sort((a, b) => (a < b ? -1 : 1))
+    expect(store.jobIds).toEqual(ascending)
+    expect(listJobs(store).jobs.map(({ jobId }) => jobId)).toEqual(ascending.reverse().map(String))
+    for (const id of ids) expect(store.job(id)?.job.jobId).toBe(id.toString())
+    expect(store.job(2n ** 64n)).toBeUndefined()
+    expect(store.job(11n)).toBeUndefined()
+  })
+
+  test('gaps in the ids (older jobs touched later, rollbacks): every id still found, none invented', () => {
+    const store = newStore()
+    const ids = [7n, 2n, 8n, 9n, 40n, 41n, 42n, 5n]
+    for (const id of ids) store.putJob({ jobId: id, job: { ...job(1), jobId: id.toString() } })
+    for (const id of ids) expect(store.job(id)?.job.jobId).toBe(id.toString())
+    for (const id of [0n, 1n, 3n, 6n, 10n, 39n, 43n]) expect(store.job(id)).toBeUndefined()
+  })
+
+  test('a record under another id is refused', () => {
+    expect(() => newStore().putJob({ jobId: 2n, job: job(1) })).toThrow('Job 2 must be stored under its own id, not "1".')
+  })
+})
+
+describe('versions', () => {
+  test('the store version grows with every visible change; a job keeps the version of its last change', () => {
+    const store = newStore()
+    const seen = [store.version]
+    store.putJob({ jobId: 1n, job: job(1) })
+    seen.push(store.version)
+    expect(store.job(1n)?.version).toBe(store.version)
+    store.putJob({ jobId: 2n, job: job(2) })
+    seen.push(store.version)
+    store.addJobEvent({ jobId: 2n, event: event('JobCreated', 5, 0) })
+    seen.push(store.version)
+    expect(seen).toEqual([...seen].sort((a, b) => a - b))
+    expect(new Set(seen).size).toBe(seen.length)
+    const job1Version = store.job(1n)?.version
+    expect(job1Version).toBeLessThan(store.version)
+    expect(store.job(2n)?.version).toBe(store.version)
+
+    // A log applied again (a window read twice) changes nothing, so no version moves.
+    const version = store.version
+    store.addJobEvent({ jobId: 2n, event: event('JobCreated', 5, 0) })
+    expect(store.version).toBe(version)
+    expect(store.job(1n)?.version).toBe(job1Version)
+  })
+})
+
+describe('events', () => {
+  test('kept in chain order (block numbers compared as numbers), each log once', () => {
+    const store = newStore()
+    store.putJob({ jobId: 1n, job: job(1) })
+    store.addJobEvent({ jobId: 1n, event: event('JobDisputed', 10, 0) })
+    store.addJobEvent({ jobId: 1n, event: event('JobCreated', 9, 3) })
+    store.addJobEvent({ jobId: 1n, event: event('JobAttested', 10, 0) })
+    store.addJobEvent({ jobId: 1n, event: event('JobSettled', 9, 7) })
+    store.addJobEvent({ jobId: 1n, event: event('JobCreated', 9, 3) })
+    expect(eventPositions(store, 1)).toEqual(['JobCreated@9:3', 'JobSettled@9:7', 'JobDisputed@10:0'])
+  })
+
+  test('counters follow the events: a settlement applied twice counts once', () => {
+    const store = newStore()
+    store.putJob({ jobId: 1n, job: job(1) })
+    store.addJobEvent({ jobId: 1n, event: event('JobCreated', 5, 0) })
+    settle(store, 1, 9)
+    settle(store, 1, 9)
+    expect(getStats(store)).toEqual({
+      services: 0,
+      jobs: { total: 1, settled: 1, expired: 0, slashed: 0 },
+      totalSettledWei: amount.toString(),
+    })
+  })
+})
+
+describe('rollback', () => {
+  const filled = (): Store => {
+    const store = newStore()
+    for (const [jobId, createdIn] of [
+      [1, 5],
+      [2, 12],
+    ] as const) {
+      store.putJob({ jobId: BigInt(jobId), job: job(jobId) })
+      store.addJobEvent({ jobId: BigInt(jobId), event: event('JobCreated', createdIn, 0) })
+    }
+    settle(store, 1, 11)
+    return store
+  }
+
+  test('drops the events above the ancestor and the jobs created there, and marks the rest stale', () => {
+    const store = filled()
+    const version = store.version
+    store.rollback({ number: 10n, hash: `0x${'01'.repeat(32)}` })
+    expect(store.jobIds).toEqual([1n])
+    expect(store.job(2n)).toBeUndefined()
+    expect(eventPositions(store, 1)).toEqual(['JobCreated@5:0'])
+    expect([...store.staleJobIds]).toEqual([1n])
+    expect(store.job(1n)?.version).toBeGreaterThan(version)
+    expect(getStats(store)).toEqual({
+      services: 0,
+      jobs: { total: 1, settled: 0, expired: 0, slashed: 0 },
+      totalSettledWei: '0',
+    })
+  })
+
+  test('the new branch applied afterwards counts once, even at the same heights and log indexes', () => {
+    const store = filled()
+    store.rollback({ number: 10n, hash: `0x${'01'.repeat(32)}` })
+    settle(store, 1, 11)
+    settle(store, 1, 11)
+    expect(eventPositions(store, 1)).toEqual(['JobCreated@5:0', 'JobAttested@11:0', 'JobSettled@11:1'])
+    expect(getStats(store)).toEqual({
+      services: 0,
+      jobs: { total: 1, settled: 1, expired: 0, slashed: 0 },
+      totalSettledWei: amount.toString(),
+    })
+  })
+
+  test('a job whose record came without events (created before the range) survives any rollback', () => {
+    const store = newStore()
+    store.putJob({ jobId: 1n, job: job(1) })
+    store.rollback({ number: 0n, hash: `0x${'01'.repeat(32)}` })
+    expect(store.jobIds).toEqual([1n])
+  })
+})
