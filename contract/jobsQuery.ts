@@ -13,8 +13,9 @@ export const JobsLimitSchema = extendApi(
   z
     .string({ invalid_type_error: `${limitMessage} Give the parameter once.` })
     .regex(/^[1-9][0-9]*$/, { message: limitMessage })
-    .transform(Number)
-    .pipe(z.number().max(jobsLimit.max, { message: limitMessage }))
+    // Not `.transform(Number)`: every zod transform allocates a bound function and a getter object
+    // per parse (several µs of every GET /v1/jobs in npm run bench); a pipe into a coercing number does not.
+    .pipe(z.coerce.number().max(jobsLimit.max, { message: limitMessage }))
     .default(String(jobsLimit.default))
     .describe(`How many jobs to return, newest first: an integer from ${jobsLimit.min} to ${jobsLimit.max}.`),
   { type: 'integer', minimum: jobsLimit.min, maximum: jobsLimit.max, default: jobsLimit.default, example: 20 },
