@@ -41,10 +41,9 @@ export async function readLogs<const events extends readonly AbiEvent[]>(
   const decoders = new Map<Hex, EventDecoder[]>()
   for (const event of events) {
     const selector = toEventSelector(event)
-    decoders.set(selector, [
-      ...(decoders.get(selector) ?? []),
-      { name: event.name, indexed: event.inputs.filter((input) => input.indexed), nonIndexed: event.inputs.filter((input) => !input.indexed) },
-    ])
+    const indexed = event.inputs.filter((input) => input.indexed)
+    const nonIndexed = event.inputs.filter((input) => !input.indexed)
+    decoders.set(selector, [...(decoders.get(selector) ?? []), { name: event.name, indexed, nonIndexed }])
   }
   const logs = (await client.request({
     method: 'eth_getLogs',

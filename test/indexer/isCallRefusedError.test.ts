@@ -1,4 +1,11 @@
-import { CallExecutionError, HttpRequestError, InternalRpcError, LimitExceededRpcError, RpcRequestError, TimeoutError } from 'viem'
+import {
+  CallExecutionError,
+  HttpRequestError,
+  InternalRpcError,
+  LimitExceededRpcError,
+  RpcRequestError,
+  TimeoutError,
+} from 'viem'
 import { describe, expect, test } from 'vitest'
 import { isCallRefusedError } from '../../chain/read/isCallRefusedError.ts'
 
@@ -8,7 +15,9 @@ const rpcError = (code: number, message: string) => new RpcRequestError({ body, 
 const asViemThrowsIt = (cause: Error) => new CallExecutionError(cause as never, {})
 
 test('default', () => {
-  expect(isCallRefusedError(asViemThrowsIt(new InternalRpcError(rpcError(-32603, 'Error: Transaction reverted: trying to deploy a contract whose code is too large'))))).toBe(true)
+  const message = 'Error: Transaction reverted: trying to deploy a contract whose code is too large'
+  const hardhat = new InternalRpcError(rpcError(-32603, message))
+  expect(isCallRefusedError(asViemThrowsIt(hardhat))).toBe(true)
 })
 
 describe('refused: ask for fewer records', () => {

@@ -21,7 +21,10 @@ const [nextJobId, nextServiceId] = await Promise.all([
   readContract(client, { address: registry, abi: registryAbi, functionName: 'nextServiceId' }),
 ])
 const idsBelow = (next: bigint) => Array.from({ length: Number(next - 1n) }, (_, index) => BigInt(index + 1))
-const readJobAlone = (jobId: bigint) => readContract(client, { address: escrow, abi: escrowAbi, functionName: 'getJob', args: [jobId] })
+const readJobAlone = (jobId: bigint) =>
+  readContract(client, { address: escrow, abi: escrowAbi, functionName: 'getJob', args: [jobId] })
+const readServiceAlone = (serviceId: bigint) =>
+  readContract(client, { address: registry, abi: registryAbi, functionName: 'getService', args: [serviceId] })
 const settledJobId = await (async () => {
   for (const jobId of idsBelow(nextJobId)) if ((await readJobAlone(jobId)).attestationText !== '0x') return jobId
   throw new Error('The seeded market has no attested job.')
@@ -65,11 +68,7 @@ test('the reader code is what its source compiles to', () => {
 describe('ids', () => {
   test('services: every id in one call, same as getService one by one', async () => {
     const ids = idsBelow(nextServiceId)
-    const individually = await Promise.all(
-      ids.map(async (serviceId) =>
-        toService(serviceId, await readContract(client, { address: registry, abi: registryAbi, functionName: 'getService', args: [serviceId] })),
-      ),
-    )
+    const individually = await Promise.all(ids.map(async (serviceId) => toService(serviceId, await readServiceAlone(serviceId))))
     const { counted, proxy } = await countingClient()
     expect(await readServices(counted, { registry, ids })).toEqual(individually)
     expect(proxy.requests()).toBe(Math.ceil(ids.length / 20))
@@ -77,7 +76,8 @@ describe('ids', () => {
 
   test('in the order given, repeats included', async () => {
     const ids = [3n, 1n, 3n, 2n]
-    expect(await readJobs(client, { escrow, ids })).toEqual(await Promise.all(ids.map(async (jobId) => toJob(jobId, await readJobAlone(jobId)))))
+    const individually = await Promise.all(ids.map(async (jobId) => toJob(jobId, await readJobAlone(jobId))))
+    expect(await readJobs(client, { escrow, ids })).toEqual(individually)
   })
 
   test('none: no request', async () => {

@@ -22,7 +22,8 @@ test('a job is read once per scan, however many windows its events fall in', asy
 
   // Every job id the indexer asks getJob for, from the request bodies it sends.
   const jobIdsRead: bigint[] = []
-  const readerPrefix = `${readByIdsCode}${getJobSelector}${deployment.escrow.slice(2).toLowerCase()}`
+  const escrowKey = deployment.escrow.toLowerCase()
+  const readerPrefix = `${readByIdsCode}${getJobSelector}${escrowKey.slice(2)}`
   const client = createPublicClient({
     transport: http(rpcUrl, {
       batch: { batchSize: 100 },
@@ -32,8 +33,10 @@ test('a job is read once per scan, however many windows its events fall in', asy
           const data = params?.[0].data
           if (method !== 'eth_call' || data === undefined) continue
           if (data.startsWith(readerPrefix)) {
-            for (let start = readerPrefix.length; start < data.length; start += 64) jobIdsRead.push(BigInt(`0x${data.slice(start, start + 64)}`))
-          } else if (params?.[0].to?.toLowerCase() === deployment.escrow.toLowerCase() && data.startsWith(`0x${getJobSelector}`)) {
+            for (let start = readerPrefix.length; start < data.length; start += 64) {
+              jobIdsRead.push(BigInt(`0x${data.slice(start, start + 64)}`))
+            }
+          } else if (params?.[0].to?.toLowerCase() === escrowKey && data.startsWith(`0x${getJobSelector}`)) {
             jobIdsRead.push(BigInt(`0x${data.slice(10)}`))
           }
         }

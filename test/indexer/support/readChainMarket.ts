@@ -29,7 +29,10 @@ export async function readChainMarket(
     // One plain call per record, not the indexer's batched readers: this is what they are checked against.
     Promise.all(
       ids(nextServiceId).map(async (serviceId) =>
-        toService(serviceId, await readContract(client, { address: registry, abi: registryAbi, functionName: 'getService', args: [serviceId] })),
+        toService(
+          serviceId,
+          await readContract(client, { address: registry, abi: registryAbi, functionName: 'getService', args: [serviceId] }),
+        ),
       ),
     ),
     Promise.all(
