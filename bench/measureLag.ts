@@ -15,6 +15,8 @@ export type LagObserver = {
   /** e.g. "3 s poll". */
   label: string
   pollIntervalMs: number
+  /** The p95 target for this setting (poll interval + 0.5 s at the default poll, 0.5 s at the fastest). */
+  targetP95Ms: number
   restUrl: string
 }
 
@@ -33,6 +35,7 @@ export type MeasureLagParameters = {
 export type LagResult = {
   label: string
   pollIntervalMs: number
+  targetP95Ms: number
   samples: number
   p50Ms: number
   p95Ms: number
@@ -103,11 +106,12 @@ export async function measureLag(
   const giveUpAfterMs = Math.max(...observers.map(({ pollIntervalMs }) => pollIntervalMs)) * 3 + 5_000
   const lags = await Promise.all(watchers.map((watcher) => watcher.finish(giveUpAfterMs)))
 
-  return observers.map(({ label, pollIntervalMs }, index) => {
+  return observers.map(({ label, pollIntervalMs, targetP95Ms }, index) => {
     const samples = (lags[index] as number[]).slice().sort((a, b) => a - b)
     return {
       label,
       pollIntervalMs,
+      targetP95Ms,
       samples: samples.length,
       p50Ms: percentile(samples, 50),
       p95Ms: percentile(samples, 95),
