@@ -3,6 +3,7 @@ import type { escrowAbi } from '../abi/escrow.ts'
 import { parseAttestationText } from '../attestation/parseAttestationText.ts'
 import type { AttestationFields } from '../../contract/attestation.ts'
 import { attestedState, jobStateNames, type Job } from '../../contract/job.ts'
+import { flattenHex } from './flattenHex.ts'
 
 /** The escrow's `Job` struct as viem decodes it (uints as bigint, the enum as a number). */
 export type JobStruct = ContractFunctionReturnType<typeof escrowAbi, 'view', 'getJob'>
@@ -25,7 +26,7 @@ export function toJob(jobId: bigint, struct: JobStruct): Job {
   const protocolFee = struct.protocolFee.toString()
   const createdAt = struct.createdAt.toString()
   const timeout = struct.timeout.toString()
-  const inputCommitment = flat(struct.inputCommitment)
+  const inputCommitment = flattenHex(struct.inputCommitment)
   // An expired job is past Attested in number but never held an attestation.
   const holdsAttestation = struct.attestationText !== '0x' || struct.attestationSignature !== '0x'
   if (struct.state < attestedState || !holdsAttestation) {
@@ -43,7 +44,7 @@ export function toJob(jobId: bigint, struct: JobStruct): Job {
       inputCommitment,
     }
   }
-  const outputRootHash = flat(struct.outputRootHash)
+  const outputRootHash = flattenHex(struct.outputRootHash)
   return {
     jobId: jobIdText,
     serviceId,
@@ -57,20 +58,11 @@ export function toJob(jobId: bigint, struct: JobStruct): Job {
     stateName,
     inputCommitment,
     outputRootHash,
-    chatId: flat(struct.chatId),
-    attestationText: flat(struct.attestationText),
-    attestationSignature: flat(struct.attestationSignature),
+    chatId: flattenHex(struct.chatId),
+    attestationText: flattenHex(struct.attestationText),
+    attestationSignature: flattenHex(struct.attestationSignature),
     attestation: ownFields(parseAttestationText(struct.attestationText), outputRootHash),
   }
-}
-
-/**
- * viem's decoder builds hex one byte at a time, which V8 keeps as a rope of one node per byte
- * (a bytes32 costs ~0.9 KB, a signature ~2 KB); lowercasing (a no-op on viem's lowercase hex)
- * flattens it, so a stored job's strings cost about their length.
- */
-function flat<value extends `0x${string}`>(hex: value): value {
-  return hex.toLowerCase() as value
 }
 
 /**

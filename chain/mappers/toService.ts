@@ -1,19 +1,20 @@
 import type { ContractFunctionReturnType } from 'viem'
 import type { registryAbi } from '../abi/registry.ts'
 import type { Service } from '../../contract/service.ts'
+import { flattenHex } from './flattenHex.ts'
 
 /** The registry's `Service` struct as viem decodes it (uints as bigint, addresses checksummed). */
 export type ServiceStruct = ContractFunctionReturnType<typeof registryAbi, 'view', 'getService'>
 
-/** Turns the registry's struct into the contract's Service: uints become decimal strings. */
+/** Turns the registry's struct into the contract's Service: uints become decimal strings, hex is flattened. */
 export function toService(serviceId: bigint, struct: ServiceStruct): Service {
   return {
     serviceId: serviceId.toString(),
     inftTokenId: struct.inftTokenId.toString(),
     seller: struct.seller,
-    capabilityHash: struct.capabilityHash,
+    capabilityHash: flattenHex(struct.capabilityHash),
     modelId: struct.modelId,
-    modelCommitment: struct.modelCommitment,
+    modelCommitment: flattenHex(struct.modelCommitment),
     providerAddress: struct.providerAddress,
     signingAddress: struct.signingAddress,
     providerIdentity: struct.providerIdentity,
