@@ -1,4 +1,5 @@
 import type { Config } from '../config/ConfigSchema.ts'
+import type { Store } from '../server/store/createStore.ts'
 import type { StartDevnetReturnType } from './startDevnet.ts'
 
 export type DevnetComponentContext = {
@@ -6,12 +7,16 @@ export type DevnetComponentContext = {
   devnet: StartDevnetReturnType
   /** One line to the terminal, prefixed with the component's name. */
   log: (message: string) => void
+  /** The indexer's store once a component has started one: later components read it in process. */
+  store: Store | undefined
 }
 
 export type StartedDevnetComponent = {
   /** What to print, e.g. `{ REST: 'http://127.0.0.1:8080' }`. */
   urls: Record<string, string>
   stop: () => Promise<void>
+  /** The store of the indexer this component runs, if it runs one. */
+  store?: Store | undefined
 }
 
 /** A piece `npm start` runs on top of the devnet: the indexer, the hosted MCP, the seller. */

@@ -5,6 +5,7 @@ import { BaseError } from '../errors/BaseError.ts'
 import { ConfigError } from '../errors/config.ts'
 import { mcpComponent } from '../mcp/hosted/mcpComponent.ts'
 import { restComponent } from '../server/http/restComponent.ts'
+import type { Store } from '../server/store/createStore.ts'
 import type { DevnetComponent, StartedDevnetComponent } from './DevnetComponent.ts'
 import { plannedServices } from './seed/marketPlan.ts'
 import { seedAccounts } from './seed/seedAccounts.ts'
@@ -85,9 +86,11 @@ async function main(): Promise<void> {
   writeDeploymentRecord(config.deploymentPath, devnet.deployment)
 
   const started: { name: string; urls: StartedDevnetComponent['urls'] }[] = []
+  let store: Store | undefined
   for (const component of components) {
     const log = (message: string): void => console.log(`[${component.name}] ${message}`)
-    const running = await component.start({ config, devnet, log })
+    const running = await component.start({ config, devnet, log, store })
+    store ??= running.store
     stack.push({ name: component.name, stop: running.stop })
     started.push({ name: component.name, urls: running.urls })
   }

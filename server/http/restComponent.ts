@@ -5,10 +5,10 @@ import { startRestIndexer } from './startRestIndexer.ts'
 export const restComponent: DevnetComponent = {
   name: 'rest',
   async start({ config }) {
-    const { url, stop } = await startRestIndexer(config, {
+    const { url, store, stop } = await startRestIndexer(config, {
       mode: 'production',
       logger: { level: 'warn', stream: process.stderr },
     })
-    return { urls: { 'REST API': url, 'API reference': `${url}/docs` }, stop }
+    return { urls: { 'REST API': url, 'API reference': `${url}/docs` }, stop, store }
   },
 }

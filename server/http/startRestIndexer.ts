@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import type { FastifyServerOptions } from 'fastify'
 import type { Config } from '../../config/ConfigSchema.ts'
 import { startIndexer } from '../indexer/startIndexer.ts'
+import type { Store } from '../store/createStore.ts'
 import { buildApp, type AppMode } from './buildApp.ts'
 import { buildDocsHtml } from './buildDocsHtml.ts'
 
@@ -14,6 +15,8 @@ export type StartRestIndexerParameters = {
 export type StartRestIndexerReturnType = {
   /** Where the API answers, e.g. `http://127.0.0.1:8080`. */
   url: string
+  /** The indexer's store, for other servers in this process (the hosted MCP server reads it). */
+  store: Store
   stop: () => Promise<void>
 }
 
@@ -34,6 +37,7 @@ export async function startRestIndexer(config: Config, { mode, logger }: StartRe
     const url = await app.listen({ port: config.port, host: config.host })
     return {
       url,
+      store: indexer.store,
       stop: async () => {
         await app.close()
         await indexer.stop()

@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { createPublicClient, http } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
 import { type Health, HealthSchema } from '../../contract/health.ts'
@@ -67,6 +69,18 @@ test('default', { timeout: 120_000 }, async () => {
     expect(health.counters.jobs).toBe(36)
     const mcpHealth = await (await fetch(`http://127.0.0.1:${mcpPort}/healthz`)).json()
     expect(mcpHealth).toMatchObject({ ok: true, network: 'devnet', chainId: 31337 })
+
+    // The hosted MCP server answers from the indexer's store: the same job as the REST API.
+    const mcp = new Client({ name: 'start-test', version: '1.0.0' })
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${mcpPort}/mcp`)))
+    try {
+      const result = await mcp.callTool({ name: 'get_job', arguments: { jobId: '1' } })
+      const { events, ...restJob } = (await (await fetch(`http://127.0.0.1:${port}/v1/jobs/1`)).json()) as Record<string, unknown>
+      expect(events).toHaveLength(3)
+      expect(result.structuredContent).toEqual(restJob)
+    } finally {
+      await mcp.close()
+    }
   } finally {
     run.child.kill('SIGINT')
   }
