@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { createWalletClient, http } from 'viem'
 import { deployContracts } from '../devnet/deployContracts.ts'
 import type { Deployment } from '../devnet/deployment.ts'
@@ -5,6 +6,9 @@ import { startNode } from '../devnet/startNode.ts'
 import { getFreePort } from '../test/support/getFreePort.ts'
 import { benchAccounts } from './benchAccounts.ts'
 import { createBenchClients, type BenchClients } from './createBenchClients.ts'
+
+/** The devnet's chain with the memory settings a 100,000-job run needs (see the file). */
+const benchConfig = fileURLToPath(new URL('./hardhat.config.cjs', import.meta.url))
 
 export type StartBenchDevnetReturnType = {
   rpcUrl: string
@@ -15,7 +19,7 @@ export type StartBenchDevnetReturnType = {
 
 /** A hardhat node of the bench's own on a free port, with fresh contracts and nothing else. */
 export async function startBenchDevnet(): Promise<StartBenchDevnetReturnType> {
-  const node = await startNode({ port: await getFreePort() })
+  const node = await startNode({ port: await getFreePort(), config: benchConfig })
   try {
     const clients = createBenchClients({ rpcUrl: node.rpcUrl })
     const wallet = createWalletClient({ chain: clients.public.chain, transport: http(node.rpcUrl), account: benchAccounts.deployer })

@@ -4,7 +4,7 @@ import { NodeStartError } from '../errors/devnet.ts'
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 const hardhatBin = fileURLToPath(new URL('../node_modules/hardhat/internal/cli/bootstrap.js', import.meta.url))
-const hardhatConfig = fileURLToPath(new URL('./hardhat.config.cjs', import.meta.url))
+const devnetConfig = fileURLToPath(new URL('./hardhat.config.cjs', import.meta.url))
 // Hardhat keeps analytics consent and caches under the user's data dirs; keep them in the project.
 const hardhatHome = fileURLToPath(new URL('../node_modules/.cache/hardhat-home', import.meta.url))
 
@@ -16,6 +16,8 @@ export type StartNodeParameters = {
   host?: string
   /** How long to wait for `eth_chainId` to answer. */
   readyTimeoutMs?: number
+  /** A hardhat config of the same chain (the bench's adds memory settings); the devnet's by default. */
+  config?: string
 }
 
 export type StartNodeReturnType = {
@@ -33,11 +35,12 @@ export async function startNode({
   port,
   host = '127.0.0.1',
   readyTimeoutMs = 30_000,
+  config = devnetConfig,
 }: StartNodeParameters): Promise<StartNodeReturnType> {
   const rpcUrl = `http://${host}:${port}`
   const child = spawn(
     process.execPath,
-    [hardhatBin, 'node', '--hostname', host, '--port', String(port), '--config', hardhatConfig],
+    [hardhatBin, 'node', '--hostname', host, '--port', String(port), '--config', config],
     {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
