@@ -29,10 +29,12 @@ process.env.__EDR_MAX_CACHED_STATES = '16'
 
 /** The same provider, except that a request starts only once the previous one has finished. */
 function oneAtATime(provider) {
-  let last = Promise.resolve()
+  let previous = Promise.resolve()
+  const settled = () => undefined
   const request = (args) => {
-    const answer = last.then(() => provider.request(args))
-    last = answer.catch(() => {})
+    const answer = previous.then(() => provider.request(args))
+    // Not the answer itself: a large one (eth_getLogs) would be held until the next request.
+    previous = answer.then(settled, settled)
     return answer
   }
   return new Proxy(provider, {
