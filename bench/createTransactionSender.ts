@@ -12,8 +12,9 @@ export type SendInBlocksParameters<item> = {
   build: (item: item) => BenchTransaction | Promise<BenchTransaction>
   /**
    * Transactions per mined block: they must fit its 30M gas at their gas limits. Kept small:
-   * with automine off the node's memory grew far faster with a large pending pool (300 a block:
-   * ~1 MB per transaction, until the kernel killed it; 30 a block: ~90 KB).
+   * larger blocks (block gas limit raised) did not make the node faster: 4 blocks of 30 createJob
+   * batches took twice the node CPU of 60 blocks of 2, and its answer to `evm_mine` carries every
+   * transaction's trace.
    */
   perBlock?: number
 }
