@@ -1,4 +1,5 @@
 import { BaseError } from './BaseError.ts'
+import { canQuoteSetting, quoteSetting } from './quoteSetting.ts'
 
 /**
  * Refusals of `run` before anything is paid. None of these messages ever quotes the private key:
@@ -28,7 +29,12 @@ export class BuyerKeyMalformedError extends BaseError {
 export class RunSettingError extends BaseError {
   override name = 'RunSettingError'
   constructor({ variable, value, expects }: { variable: string; value: string; expects: string }) {
-    super(`${variable} "${value}" must be ${expects}. Nothing was spent.`, { code: 'invalid_run_setting' })
+    super(
+      canQuoteSetting(value)
+        ? `${variable} ${quoteSetting(value)} must be ${expects}. Nothing was spent.`
+        : `${variable} must be ${expects}, got ${quoteSetting(value)}. Nothing was spent.`,
+      { code: 'invalid_run_setting' },
+    )
   }
 }
 

@@ -241,6 +241,21 @@ describe('errors', () => {
     expect(errorOf(() => loadConfig({ argv: ['devnet'], env: {} })).message).toMatch(/^Unexpected argument 'devnet'/)
   })
 
+  test('a value that could be a key is never quoted, wherever it was given', () => {
+    const key = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6'
+    const messages = [
+      errorOf(() => loadConfig({ argv: ['--deployment', recordPath, '--port', key], env: {} })).message,
+      errorOf(() => loadConfig({ argv: ['--deployment', recordPath], env: { RPC_URL: key } })).message,
+      errorOf(() => loadConfig({ argv: ['--deployment', recordPath], env: { MARKET_NETWORK: key } })).message,
+      errorOf(() => loadConfig({ argv: [key], env: {} })).message,
+      errorOf(() => loadConfig({ argv: [`--${key}`], env: {} })).message,
+      errorOf(() => loadConfig({ argv: ['--deployment', recordPath, '--rpc-url', `ftp://rpc.example/v3/${key.slice(2, 34)}`], env: {} })).message,
+    ]
+    for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
+    expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url."`)
+  })
+
   test('missing or malformed devnet deployment record', () => {
     const absent = join(directory, 'absent.json')
     expect(errorOf(() => loadConfig({ argv: ['--deployment', absent], env: {} })).message).toBe(

@@ -335,6 +335,20 @@ describe('refusals before paying: a clear error and nothing spent', () => {
     expect(message).toMatch(new RegExp(`^${variable} "${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" must be .+\\. Nothing was spent\\.$`))
   })
 
+  test.each(['MARKET_MAX_PRICE_WEI', 'MARKET_POLL_INTERVAL_MS', 'MARKET_OUTPUT_URL'])(
+    'a private key pasted into %s: the message names the variable, never the key',
+    async (variable) => {
+      const pasted = accountKey(29)
+      const mcp = await startServer({ MARKET_PRIVATE_KEY: fundedKey, [variable]: pasted })
+      const message = await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })
+      expect(message).toMatch(
+        new RegExp(`^${variable} must be .+, got a value of 66 characters, not shown as it may hold a key\\. Nothing was spent\\.$`),
+      )
+      expect(message).not.toContain(pasted.slice(2, 20))
+      expect(mcp.stderr()).not.toContain(pasted.slice(2, 20))
+    },
+  )
+
   test.each([
     ['timeoutSec below 30', { timeoutSec: runTimeoutSec.min - 1 }, 'timeoutSec'],
     ['timeoutSec above 86400', { timeoutSec: runTimeoutSec.max + 1 }, 'timeoutSec'],
