@@ -7,9 +7,9 @@ function quote(text: string): string {
   return JSON.stringify(text.length > maxQuotedLength ? `${text.slice(0, maxQuotedLength)}…` : text)
 }
 
-export type ParameterLocation = 'path' | 'query'
+export type ParameterLocation = 'path' | 'query' | 'header' | 'body'
 
-/** A path or query parameter that the contract's schema rejects. */
+/** A path, query, header or body parameter that the contract's schema rejects. */
 export class InvalidParameterError extends BaseError {
   override name = 'InvalidParameterError'
   constructor({
