@@ -27,6 +27,8 @@ const configSources = {
   mcpPort: { flag: 'mcp-port', env: 'MCP_PORT' },
   sellerPort: { flag: 'seller-port', env: 'SELLER_PORT' },
   indexerUrl: { flag: 'indexer-url', env: 'INDEXER_URL' },
+  allowedHosts: { flag: 'allowed-hosts', env: 'MCP_ALLOWED_HOSTS' },
+  allowedOrigins: { flag: 'allowed-origins', env: 'MCP_ALLOWED_ORIGINS' },
 } as const satisfies Record<ConfigKey, { flag: string; env: string }>
 
 const defaults = {
@@ -38,6 +40,8 @@ const defaults = {
   sellerPort: '8082',
   indexerUrl: null,
   startBlock: null,
+  allowedHosts: '',
+  allowedOrigins: '',
 } satisfies Partial<Record<ConfigKey, string | null>>
 
 /** Written as a flag or variable value, these switch an optional URL off. */

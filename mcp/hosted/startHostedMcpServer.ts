@@ -5,6 +5,7 @@ import { createToolContext } from '../server/createToolContext.ts'
 import { createToolDispatcher } from '../server/createToolDispatcher.ts'
 import { hostedTools } from '../tools/hostedTools.ts'
 import { buildMcpApp } from './buildMcpApp.ts'
+import { createHostGuard } from './createHostGuard.ts'
 import { getMcpHealth } from './getMcpHealth.ts'
 
 export type StartHostedMcpServerParameters = {
@@ -31,6 +32,7 @@ export async function startHostedMcpServer(
   const app = buildMcpApp({
     dispatcher: createToolDispatcher(context, { tools: hostedTools }),
     keepAliveMs,
+    hostGuard: createHostGuard({ bindHost: config.host, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins }),
     health: () =>
       getMcpHealth(context.client, { service: mcpServerName, network: config.network, chainId: config.chainId, tools }),
     log,
