@@ -175,3 +175,19 @@ export class CreateJobRejectedError extends BaseError {
     })
   }
 }
+
+/**
+ * The caller cancelled `run` (an MCP cancel, or the client went away). Before payment nothing was
+ * spent; after it, the job stays on chain as it is, and the message says which one to follow.
+ */
+export class RunCancelledError extends BaseError {
+  override name = 'RunCancelledError'
+  constructor({ jobId, createJobHash }: { jobId?: bigint; createJobHash?: string } = {}) {
+    super(
+      jobId === undefined
+        ? 'run was cancelled before paying. Nothing was spent.'
+        : `run was cancelled while waiting for job "${jobId}", created and paid in transaction "${createJobHash}". The job stays on chain: the seller may still settle it; follow it with get_job "${jobId}", and if it expires unsettled, reclaimExpired(${jobId}) on the escrow refunds it. Do not run again for the same prompt.`,
+      { code: 'run_cancelled' },
+    )
+  }
+}
