@@ -1,6 +1,9 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import Fastify, { type FastifyError, type FastifyInstance, type onRequestHookHandler } from 'fastify'
 import type { McpHealth } from '../../contract/mcp.ts'
+import { answerClientError } from '../../server/http/answerClientError.ts'
+import { handleFrameworkError } from '../../server/http/handleFrameworkError.ts'
+import { hardenServer, type ServerLimits } from '../../server/http/hardenServer.ts'
 import { createMarketMcpServer } from '../server/createMarketMcpServer.ts'
 import type { ToolDispatcher } from '../server/createToolDispatcher.ts'
 import { sendJsonRpcError } from './sendJsonRpcError.ts'
@@ -17,6 +20,8 @@ export type BuildMcpAppParameters = {
   keepAliveMs?: number | undefined
   /** Where unexpected failures are reported (never to the client). */
   log?: (message: string) => void
+  /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
+  limits?: Partial<ServerLimits> | undefined
 }
 
 export type BuildMcpAppReturnType = FastifyInstance
@@ -44,8 +49,10 @@ export function buildMcpApp({
   bodyLimit = 1_048_576,
   keepAliveMs,
   log = (message) => process.stderr.write(`${message}\n`),
+  limits,
 }: BuildMcpAppParameters): BuildMcpAppReturnType {
-  const app = Fastify({ bodyLimit, logger: false })
+  const app = Fastify({ bodyLimit, logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
+  hardenServer(app, { methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], limits })
 
   // JSON is parsed by Fastify (with its body limit); any other type reaches the transport unread,
   // which answers 415 as the SDK does.

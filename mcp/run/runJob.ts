@@ -1,4 +1,6 @@
 import type { Address, Client } from 'viem'
+import { getChainId } from 'viem/actions'
+import type { Job } from '../../contract/job.ts'
 import type { RunResult } from '../../contract/mcp.ts'
 import {
   JobEndedUnsettledError,
@@ -82,7 +84,7 @@ export async function runJob(
     })
     progress(`Job ${jobId} settled: verifying its attestation and fetching the output.`)
     const verification = await verifyJobAttestation(client, { chain, escrow, job, log })
-    const output = await fetchOutput({ settings, jobId, job, log })
+    const output = await fetchOutput({ settings, jobId, job, escrow, chainId: client.chain?.id ?? (await getChainId(client)), log })
     return {
       jobId: jobId.toString(),
       verified: {
@@ -145,11 +147,15 @@ async function fetchOutput({
   settings,
   jobId,
   job,
+  escrow,
+  chainId,
   log,
 }: {
   settings: RunSettings
   jobId: bigint
-  job: { outputRootHash?: `0x${string}` | undefined }
+  job: Pick<Job, 'seller' | 'outputRootHash'>
+  escrow: Address
+  chainId: number
   log: (message: string) => void
 }): Promise<Pick<RunResult, 'output' | 'outputNote'>> {
   const fetched: FetchJobOutputReturnType =
@@ -161,6 +167,9 @@ async function fetchOutput({
             urlTemplate: settings.outputUrl,
             jobId,
             account: settings.account,
+            seller: job.seller,
+            chainId,
+            escrow,
             outputRootHash: job.outputRootHash,
           })
   if (fetched.note === null) return { output: fetched.output }

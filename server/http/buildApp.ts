@@ -7,10 +7,12 @@ import type { Store } from '../store/createStore.ts'
 import { addAnswerHooks } from './addAnswerHooks.ts'
 import { addCorsHeaders } from './addCorsHeaders.ts'
 import { addResponseSchemas } from './addResponseSchemas.ts'
+import { answerClientError } from './answerClientError.ts'
 import { createMarketRouter } from './createMarketRouter.ts'
 import { handleError } from './handleError.ts'
 import { handleFrameworkError } from './handleFrameworkError.ts'
 import { handleRequestValidationError } from './handleRequestValidationError.ts'
+import { hardenServer, type ServerLimits } from './hardenServer.ts'
 import { listContractPaths } from './listContractPaths.ts'
 import { registerDocsRoutes, docsPaths } from './registerDocsRoutes.ts'
 import { registerReadOnlyGuards } from './registerReadOnlyGuards.ts'
@@ -30,6 +32,8 @@ export type BuildAppParameters = {
   /** The Redoc page served at `/docs` (see buildDocsHtml). */
   docsHtml: string
   logger?: FastifyServerOptions['logger']
+  /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
+  limits?: Partial<ServerLimits> | undefined
 }
 
 export type BuildAppReturnType = FastifyInstance
@@ -48,16 +52,18 @@ const s = initServer()
  * (CORS, ETags and kept bodies, compression, compiled response schemas, error shapes, 405 guards)
  * are hooks and handlers of the app around it, one call per concern.
  */
-export function buildApp({ store, mode, openApiText, docsHtml, logger = false }: BuildAppParameters): BuildAppReturnType {
+export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits }: BuildAppParameters): BuildAppReturnType {
   const app = Fastify({
     logger,
     logController: new LogController({ disableRequestLogging: mode === 'production' }),
     routerOptions: { maxParamLength },
     frameworkErrors: handleFrameworkError,
+    clientErrorHandler: answerClientError,
   })
   const paths = [...listContractPaths(marketContract), ...docsPaths]
   const knownPaths = paths.map((path) => path.replace(/:(\w+)/g, '{$1}'))
 
+  hardenServer(app, { methods: ['GET', 'HEAD', 'OPTIONS'], limits })
   app.setErrorHandler(handleError)
   app.setNotFoundHandler(async (request) => {
     throw new RouteNotFoundError({ path: request.url.split('?')[0] ?? request.url, knownPaths })
