@@ -60,8 +60,15 @@ export function hardenServer(app: FastifyInstance, { methods, limits = {} }: Har
 
   server.on('checkExpectation', (request, response) => {
     const { status, headers, body } = toErrorReply(new ExpectationFailedError({ expect: String(request.headers.expect) }))
-    response.writeHead(status, { ...corsHeaders, ...headers, 'content-type': 'application/json; charset=utf-8', connection: 'close' })
-    response.end(JSON.stringify(body))
+    const text = JSON.stringify(body)
+    response.writeHead(status, {
+      ...corsHeaders,
+      ...headers,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      connection: 'close',
+    })
+    response.end(text)
   })
   server.on('connect', (request, socket) => {
     writeSocketError(socket, new MethodNotAllowedError({ method: 'CONNECT', path: request.url ?? '', allowed: methods }))
