@@ -52,6 +52,8 @@ test('default', () => {
     mcpPort: 8081,
     sellerPort: 8082,
     indexerUrl: null,
+    allowedHosts: [],
+    allowedOrigins: [],
   })
 })
 
@@ -253,7 +255,22 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --allowed-hosts, --allowed-origins."`)
+  })
+
+  test('--allowed-hosts and --allowed-origins: comma-separated names, each checked', () => {
+    const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+    expect(load(['--allowed-hosts', 'mcp.example.org, Other.example.org']).allowedHosts).toEqual(['mcp.example.org', 'other.example.org'])
+    expect(load([], { MCP_ALLOWED_ORIGINS: 'https://app.example.org,http://localhost:3000' }).allowedOrigins).toEqual([
+      'https://app.example.org',
+      'http://localhost:3000',
+    ])
+    expect(errorOf(() => load(['--allowed-hosts', 'mcp.example.org:443'])).message).toMatchInlineSnapshot(
+      `"--allowed-hosts must be a comma-separated list of host names without port, e.g. mcp.example.org, got "mcp.example.org:443"."`,
+    )
+    expect(errorOf(() => load(['--allowed-origins', 'https://app.example.org/path'])).message).toMatchInlineSnapshot(
+      `"--allowed-origins must be a comma-separated list of origins (scheme://host[:port]), e.g. https://app.example.org, got "https://app.example.org/path"."`,
+    )
   })
 
   test('missing or malformed devnet deployment record', () => {
