@@ -28,6 +28,7 @@ test('every operation has an id, a tag and JSON responses referring to named sch
     'getHealth',
     'listServices',
     'getService',
+    'getServiceEvents',
     'listJobs',
     'getJob',
     'getSeller',
