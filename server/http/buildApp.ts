@@ -13,6 +13,8 @@ import { listContractPaths } from './listContractPaths.ts'
 import { registerContractRoutes } from './registerContractRoutes.ts'
 import { registerDocsRoutes, docsPaths } from './registerDocsRoutes.ts'
 import { registerReadOnlyGuards } from './registerReadOnlyGuards.ts'
+import { registerSwaggerUiRoutes, swaggerUiPaths } from './registerSwaggerUiRoutes.ts'
+import { explorerPaths, registerExplorerRoutes, type RegisterExplorerRoutesParameters } from '../explorer/registerExplorerRoutes.ts'
 
 /**
  * `production` trusts the compiled serializers; `development` also checks every response body
@@ -29,6 +31,8 @@ export type BuildAppParameters = {
   /** The Redoc page served at `/docs` (see buildDocsHtml). */
   docsHtml: string
   logger?: FastifyServerOptions['logger']
+  /** The web explorer at `/` and its deep links; left out, those paths are 404s. */
+  explorer?: Omit<RegisterExplorerRoutesParameters, 'respond'> | undefined
 }
 
 export type BuildAppReturnType = FastifyInstance
@@ -40,14 +44,14 @@ export type BuildAppReturnType = FastifyInstance
 const maxParamLength = 16_384
 
 /** The REST indexer as a Fastify instance, not yet listening (only server/main.ts listens). */
-export function buildApp({ store, mode, openApiText, docsHtml, logger = false }: BuildAppParameters): BuildAppReturnType {
+export function buildApp({ store, mode, openApiText, docsHtml, logger = false, explorer }: BuildAppParameters): BuildAppReturnType {
   const app = Fastify({
     logger,
     logController: new LogController({ disableRequestLogging: mode === 'production' }),
     routerOptions: { maxParamLength },
     frameworkErrors: handleFrameworkError,
   })
-  const paths = [...listContractPaths(marketContract), ...docsPaths]
+  const paths = [...listContractPaths(marketContract), ...docsPaths, ...swaggerUiPaths, ...(explorer ? explorerPaths : [])]
   const knownPaths = paths.map((path) => path.replace(/:(\w+)/g, '{$1}'))
 
   app.setErrorHandler(handleError)
@@ -64,6 +68,8 @@ export function buildApp({ store, mode, openApiText, docsHtml, logger = false }:
     validateResponses: mode === 'development',
   })
   registerDocsRoutes(app, { openApiText, docsHtml, respond })
+  registerSwaggerUiRoutes(app, { respond })
+  if (explorer) registerExplorerRoutes(app, { ...explorer, respond })
   registerReadOnlyGuards(app, { paths })
   return app
 }
