@@ -20,7 +20,7 @@ export function ServicesTable({ services, rotated, label }: ServicesTableProps) 
         ${services.map(
           (service) => html`<tr key=${service.serviceId} data-service-id=${service.serviceId}>
             <td><a href=${`/services/${service.serviceId}`}>#${service.serviceId}</a></td>
-            <td data-field="model">${service.modelId}<div class="muted small">${service.providerIdentity}</div></td>
+            <td class="wrap" data-field="model">${service.modelId}<div class="muted small">${service.providerIdentity}</div></td>
             <td class="wide"><${AddressLink} address=${service.seller} seller /></td>
             <td class="num" data-field="price"><${TokenAmount} wei=${service.pricePerCall} /></td>
             <td class="num" data-field="max-input">${Number(service.maxInputBytes).toLocaleString('en-US')} bytes</td>
