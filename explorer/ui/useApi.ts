@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useLayoutEffect, useState } from 'preact/hooks'
 
 /** What a typed client call resolves to (any route). */
 export type ApiAnswer = { status: number; body: unknown; headers: Headers }
@@ -21,7 +21,8 @@ export type UseApiParameters = {
  */
 export function useApi<T>(key: string, read: (headers: Record<string, string>) => Promise<ApiAnswer>, { pollMs }: UseApiParameters = {}): ApiState<T> {
   const [state, setState] = useState<ApiState<T>>({ status: 'loading' })
-  useEffect(() => {
+  // A layout effect starts the read right after the first render, not a frame later.
+  useLayoutEffect(() => {
     let stopped = false
     let etag: string | undefined
     let timer: ReturnType<typeof setTimeout> | undefined
