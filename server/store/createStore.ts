@@ -396,6 +396,7 @@ export function createStore({
           entry.lastBlock = ancestor.number
           entry.events = entry.events.filter((event) => !isAbove(event))
           staleServiceIds.add(serviceId)
+          changed()
         }
       }
       // Backwards, so that deleting a job leaves the ones still to visit in place.
