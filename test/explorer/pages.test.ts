@@ -262,7 +262,11 @@ test('docs: Redoc and Swagger UI read /openapi.json from this origin, and link t
   await page.locator('#operations-jobs-getJob .live-responses-table tbody .response-col_status').first().waitFor()
   expect(await page.locator('#operations-jobs-getJob .live-responses-table tbody .response-col_status').first().innerText()).toContain('200')
   await page.goto(`${server.baseUrl}/docs`)
-  await expect(page.locator('a[href="/docs/swagger"]').count()).resolves.toBeGreaterThan(0)
+  await page.locator('a[href="/docs/swagger"]').first().waitFor()
+  await saveScreenshot(page, 'redoc-desktop')
+  // Redoc shows each operation's URL on the server that serves the document, port included.
+  await page.locator('[data-section-id="operation/getJob"] button', { hasText: '/v1/jobs/{id}' }).first().click()
+  await expect(page.locator('[data-section-id="operation/getJob"]').innerText()).resolves.toContain(`${server.baseUrl}/v1/jobs/{id}`)
   await page.close()
 })
 

@@ -20,7 +20,7 @@ const args = [
 
 export type LaunchedBrowser = {
   context: BrowserContext
-  /** Every URL requested by any page of the context, in order. */
+  /** Every URL requested by any page of the context, in order (ones the page's CSP stopped left out: they never left the browser). */
   requests: string[]
   close: () => Promise<void>
 }
@@ -31,6 +31,11 @@ export async function launchBrowser(options: BrowserContextOptions = {}): Promis
   const context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args, ...options })
   const requests: string[] = []
   context.on('request', (request) => requests.push(request.url()))
+  context.on('requestfailed', (request) => {
+    if (request.failure()?.errorText !== 'csp') return
+    const index = requests.lastIndexOf(request.url())
+    if (index !== -1) requests.splice(index, 1)
+  })
   return {
     context,
     requests,
