@@ -7,5 +7,3 @@ import { marketContract } from '../../contract/router.ts'
  * it can be pointed at the package's own `createMarketClient` when that lands.
  */
 export const client = initClient(marketContract, { baseUrl: '', baseHeaders: {}, throwOnUnknownStatus: false })
-
-export type MarketClient = typeof client

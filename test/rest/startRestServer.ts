@@ -21,8 +21,11 @@ export type RestServer = {
 export async function startRestServer({
   mode = 'production',
   devnet = inject('devnet'),
+  explorerUrl,
 }: {
   mode?: AppMode
+  /** A block explorer to configure (`--explorer-url`); the devnet has none. */
+  explorerUrl?: string
   /** A devnet of the test's own (startTestDevnet); the shared seeded one by default. */
   devnet?: { rpcUrl: string; deployment: Omit<Deployment, 'agentToken'> }
 } = {}): Promise<RestServer> {
@@ -40,6 +43,7 @@ export async function startRestServer({
       '--poll-interval', '250',
       '--port', '0',
       '--host', '127.0.0.1',
+      ...(explorerUrl === undefined ? [] : ['--explorer-url', explorerUrl]),
     ],
     env: {},
   })
