@@ -8,18 +8,22 @@ import { AddressSchema, Bytes32Schema, HexSchema, UintStringSchema } from './pri
 /** Names of the escrow's `JobState` enum; the index is the state number. */
 export const jobStateNames = ['Pending', 'Sealed', 'Attested', 'Settled', 'Expired', 'Disputed', 'Slashed'] as const
 
-export const JobStateNameSchema = z.enum(jobStateNames).describe('Name of the job state.')
+// The examples make one consistent job in the docs: Settled, so it carries its attestation.
+export const JobStateNameSchema = extendApi(z.enum(jobStateNames).describe('Name of the job state.'), { example: 'Settled' })
 export type JobStateName = z.infer<typeof JobStateNameSchema>
 
 /** State number from which a job carries its attestation (Attested and every later state). */
 export const attestedState = jobStateNames.indexOf('Attested')
 
-export const JobStateSchema = z
-  .number()
-  .int()
-  .min(0)
-  .max(jobStateNames.length - 1)
-  .describe('State number: 0 Pending, 1 Sealed, 2 Attested, 3 Settled, 4 Expired, 5 Disputed, 6 Slashed.')
+export const JobStateSchema = extendApi(
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(jobStateNames.length - 1)
+    .describe('State number: 0 Pending, 1 Sealed, 2 Attested, 3 Settled, 4 Expired, 5 Disputed, 6 Slashed.'),
+  { example: jobStateNames.indexOf('Settled') },
+)
 
 const attestationTextExample = toHex(
   `${'ab'.repeat(32)}:${'cd'.repeat(32)}:centralized:openai:${'ef'.repeat(32)}`,
@@ -109,9 +113,18 @@ export const JobEventSchema = extendApi(
 
 export type JobEvent = z.output<typeof JobEventSchema>
 
+/** A Settled job's history: created, then attested and settled in one transaction. */
+const eventsExample = [
+  { event: 'JobCreated', blockNumber: '1234560', transactionHash: `0x${'a1'.repeat(32)}`, logIndex: 0, timestamp: '1778220000' },
+  { event: 'JobAttested', blockNumber: '1234567', transactionHash: `0x${'b2'.repeat(32)}`, logIndex: 0, timestamp: '1778220042' },
+  { event: 'JobSettled', blockNumber: '1234567', transactionHash: `0x${'b2'.repeat(32)}`, logIndex: 1, timestamp: '1778220042' },
+]
+
 export const JobDetailSchema = extendApi(
   JobSchema.extend({
-    events: z.array(JobEventSchema).describe("The job's on-chain history, oldest first."),
+    events: extendApi(z.array(JobEventSchema).describe("The job's on-chain history, oldest first."), {
+      example: eventsExample,
+    }),
   }),
   { title: 'JobDetail', description: 'A job with its on-chain history (GET /v1/jobs/{id}).' },
 )

@@ -130,10 +130,14 @@ function report({
     const width = Math.max(...entries.map(([label]) => label.length))
     return entries.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
   }
+  const urls = started.flatMap(({ urls }) => Object.entries(urls))
+  // What a person opens first comes first.
+  const explorer = urls.filter(([label]) => label === 'Explorer')
   const lines = [
     'tee-market devnet',
     '',
     ...rows([
+      ...explorer,
       ['RPC URL', devnet.rpcUrl],
       ['chainId', String(deployment.chainId)],
       ['registry', deployment.registry],
@@ -143,7 +147,7 @@ function report({
       ['agentToken', deployment.agentToken],
       ['deploy block', deployment.deployBlock],
       ['deployment record', relative(process.cwd(), deploymentPath) || deploymentPath],
-      ...started.flatMap(({ urls }) => Object.entries(urls)),
+      ...urls.filter(([label]) => label !== 'Explorer'),
     ]),
   ]
   if (seedSummary !== null) {

@@ -16,6 +16,8 @@ import { hardenServer, type ServerLimits } from './hardenServer.ts'
 import { listContractPaths } from './listContractPaths.ts'
 import { registerDocsRoutes, docsPaths } from './registerDocsRoutes.ts'
 import { registerReadOnlyGuards } from './registerReadOnlyGuards.ts'
+import { registerSwaggerUiRoutes, swaggerUiPaths } from './registerSwaggerUiRoutes.ts'
+import { explorerPaths, registerExplorerRoutes, type RegisterExplorerRoutesParameters } from '../explorer/registerExplorerRoutes.ts'
 
 /**
  * `production` trusts the compiled serializers; `development` also checks every response body
@@ -34,6 +36,8 @@ export type BuildAppParameters = {
   logger?: FastifyServerOptions['logger']
   /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
   limits?: Partial<ServerLimits> | undefined
+  /** The web explorer at `/` and its deep links; left out, those paths are 404s. */
+  explorer?: Omit<RegisterExplorerRoutesParameters, 'answers'> | undefined
 }
 
 export type BuildAppReturnType = FastifyInstance
@@ -52,7 +56,7 @@ const s = initServer()
  * (CORS, ETags and kept bodies, compression, compiled response schemas, error shapes, 405 guards)
  * are hooks and handlers of the app around it, one call per concern.
  */
-export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits }: BuildAppParameters): BuildAppReturnType {
+export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits, explorer }: BuildAppParameters): BuildAppReturnType {
   const app = Fastify({
     logger,
     logController: new LogController({ disableRequestLogging: mode === 'production' }),
@@ -60,7 +64,7 @@ export function buildApp({ store, mode, openApiText, docsHtml, logger = false, l
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: answerClientError,
   })
-  const paths = [...listContractPaths(marketContract), ...docsPaths]
+  const paths = [...listContractPaths(marketContract), ...docsPaths, ...swaggerUiPaths, ...(explorer ? explorerPaths : [])]
   const knownPaths = paths.map((path) => path.replace(/:(\w+)/g, '{$1}'))
 
   hardenServer(app, { methods: ['GET', 'HEAD', 'OPTIONS'], limits })
@@ -76,6 +80,8 @@ export function buildApp({ store, mode, openApiText, docsHtml, logger = false, l
     requestValidationErrorHandler: handleRequestValidationError,
   })
   registerDocsRoutes(app, { openApiText, docsHtml, answers })
+  registerSwaggerUiRoutes(app, { answers })
+  if (explorer) registerExplorerRoutes(app, { ...explorer, answers })
   registerReadOnlyGuards(app, { paths })
   return app
 }

@@ -9,6 +9,10 @@ export const restComponent: DevnetComponent = {
       mode: 'production',
       logger: { level: 'warn', stream: process.stderr },
     })
-    return { urls: { 'REST API': url, 'API reference': `${url}/docs` }, stop, store }
+    return {
+      urls: { Explorer: `${url}/`, 'REST API': url, 'API reference': `${url}/docs`, 'Try the API': `${url}/docs/swagger` },
+      stop,
+      store,
+    }
   },
 }

@@ -6,6 +6,8 @@ import { startIndexer } from '../indexer/startIndexer.ts'
 import type { Store } from '../store/createStore.ts'
 import { buildApp, type AppMode } from './buildApp.ts'
 import { buildDocsHtml } from './buildDocsHtml.ts'
+import { toExplorerSite } from '../explorer/ExplorerSite.ts'
+import { readExplorerAssets } from '../explorer/readExplorerAssets.ts'
 
 export type StartRestIndexerParameters = {
   mode: AppMode
@@ -32,8 +34,9 @@ export async function startRestIndexer(config: Config, { mode, logger }: StartRe
   const indexer = startIndexer(config)
   try {
     // Rendered while the indexer back-fills.
-    const docsHtml = await buildDocsHtml({ openApiPath, title })
-    const app = buildApp({ store: indexer.store, mode, openApiText, docsHtml, logger })
+    const [docsHtml, assets] = await Promise.all([buildDocsHtml({ openApiPath, title }), readExplorerAssets()])
+    const explorer = { assets, site: toExplorerSite(config) }
+    const app = buildApp({ store: indexer.store, mode, openApiText, docsHtml, logger, explorer })
     const url = await app.listen({ port: config.port, host: config.host })
     return {
       url,

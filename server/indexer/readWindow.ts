@@ -34,7 +34,7 @@ export type ReadWindowReturnType = {
   toBlock: BlockRef
   /** Decoded logs of both contracts, in chain order. */
   logs: MarketLog[]
-  /** Block time (unix seconds) of every block holding a job's log (the logs applyLogs dates). */
+  /** Block time (unix seconds) of every block holding a log (applyLogs dates every event). */
   timestamps: ReadonlyMap<bigint, bigint>
   /** The current record of every service and job the window touches (jobs in `readJobIds` left out). */
   services: ReadonlyMap<bigint, Service>
@@ -72,10 +72,10 @@ export async function readWindow(
   const jobIds = new Set(staleJobIds)
   const blockNumbers = new Set<bigint>()
   for (const log of logs) {
+    // Every served event, a job's or a service's, carries its block's time.
+    blockNumbers.add(log.blockNumber)
     if ('serviceId' in log.args && log.address.toLowerCase() === registryKey) serviceIds.add(log.args.serviceId)
     if (!('jobId' in log.args)) continue
-    // Only a job's events carry a time, so a block holding registry logs alone needs no header.
-    blockNumbers.add(log.blockNumber)
     if (!readJobIds?.has(log.args.jobId)) jobIds.add(log.args.jobId)
   }
 

@@ -60,6 +60,8 @@ test('default', { timeout: 120_000 }, async () => {
 
     // The components listen where the flags say, and the indexer catches up with the seed.
     expect(output).toContain(`http://127.0.0.1:${port}`)
+    // The explorer's URL is the first one printed.
+    expect(/https?:\/\/\S+/.exec(output)?.[0]).toBe(`http://127.0.0.1:${port}/`)
     expect(output).toContain(`http://127.0.0.1:${mcpPort}/mcp`)
     let health: Health | undefined
     while (health?.ok !== true) {
