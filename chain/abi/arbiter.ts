@@ -302,7 +302,7 @@ export const arbiterAbi = [
     "inputs": [
       {
         "internalType": "uint256",
-        "name": "jobId",
+        "name": "",
         "type": "uint256"
       }
     ],
@@ -321,7 +321,7 @@ export const arbiterAbi = [
     "inputs": [
       {
         "internalType": "uint256",
-        "name": "serviceId",
+        "name": "",
         "type": "uint256"
       }
     ],
@@ -429,7 +429,7 @@ export const arbiterAbi = [
     "inputs": [
       {
         "internalType": "uint256",
-        "name": "serviceId",
+        "name": "",
         "type": "uint256"
       }
     ],
@@ -526,7 +526,7 @@ export const arbiterAbi = [
     "inputs": [
       {
         "internalType": "uint256",
-        "name": "serviceId",
+        "name": "",
         "type": "uint256"
       }
     ],

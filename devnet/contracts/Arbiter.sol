@@ -33,11 +33,16 @@ contract Arbiter {
     AttestationVerifier public immutable verifier;
     address public immutable treasury;
 
+    // The public getters' keys stay unnamed: the reference's ABI has them without names.
     mapping(uint256 serviceId => uint128) private _bonds;
-    mapping(uint256 serviceId => address) public bondPoster;
-    mapping(uint256 serviceId => uint64) public withdrawalUnlockAt;
-    mapping(uint256 serviceId => uint256) public openDisputesByService;
-    mapping(uint256 jobId => bool) public arbitrated;
+    /// @notice By service id.
+    mapping(uint256 => address) public bondPoster;
+    /// @notice By service id.
+    mapping(uint256 => uint64) public withdrawalUnlockAt;
+    /// @notice By service id.
+    mapping(uint256 => uint256) public openDisputesByService;
+    /// @notice By job id.
+    mapping(uint256 => bool) public arbitrated;
     mapping(uint256 jobId => DisputeRecord) private _disputes;
 
     event BondStaked(uint256 indexed serviceId, address indexed staker, uint128 newTotal);
