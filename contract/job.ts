@@ -73,7 +73,9 @@ export const JobSchema = extendApi(
     }).optional(),
     attestation: AttestationFieldsSchema.nullable()
       .optional()
-      .describe(`The attestation text parsed into its five fields, or null when it does not parse. ${whenAttested}`),
+      .describe(
+        `The attestation text parsed into its five fields, or null when the reference verifier's parseAttestationText would refuse it (at least 198 bytes; provider fields any bytes but ':', UTF-8 included). ${whenAttested}`,
+      ),
   }),
   {
     title: 'Job',
