@@ -1,4 +1,15 @@
-import { getContractAddress, type Hex, keccak256, parseEther, parseEventLogs } from 'viem'
+import {
+  BaseError as ViemBaseError,
+  decodeErrorResult,
+  encodeDeployData,
+  getContractAddress,
+  type Hex,
+  keccak256,
+  parseEther,
+  parseEventLogs,
+  RpcRequestError,
+  zeroAddress,
+} from 'viem'
 import { describe, expect, test } from 'vitest'
 import { arbiterAbi } from '../../chain/abi/arbiter.ts'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
@@ -259,6 +270,23 @@ describe('submitAttestation → Settled', () => {
     const reputation = await fixture.publicClient.readContract({ ...vault(), functionName: 'getReputation', args: [serviceId] })
     expect(reputation).toMatchObject({ totalJobs: 2n, totalVolume: 3n * price, weightedScore: price * sqrt(price) + 2n * price * weight })
     expect(reputation.lastJobAt).toBeGreaterThan(reputation.firstJobAt)
+  })
+
+  test('the vault’s constructor reverts with ZeroEscrow for a zero escrow', async () => {
+    const data = encodeDeployData({
+      abi: reputationVaultAbi,
+      bytecode: reputationVaultArtifact.bytecode as Hex,
+      args: [zeroAddress],
+    })
+    const error = await fixture.publicClient.call({ account: fixture.owner.account, data }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    )
+    expect(error).toBeInstanceOf(ViemBaseError)
+    // Hardhat answers a reverted eth_call with { message, data } where data is the revert data.
+    const rpcError = (error as ViemBaseError).walk((cause) => cause instanceof RpcRequestError)
+    const revertData = (rpcError as RpcRequestError & { data: { data: Hex } }).data.data
+    expect(decodeErrorResult({ abi: reputationVaultAbi, data: revertData }).errorName).toBe('ZeroEscrow')
   })
 
   test('recordSettlement reverts with EscrowOnly for anyone but the escrow', async () => {
