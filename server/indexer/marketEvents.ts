@@ -14,5 +14,5 @@ const arbiterJobEvents = arbiterAbi.filter(
     item.type === 'event' && (arbiterJobEventNames as readonly string[]).includes(item.name),
 )
 
-/** Every event the indexer reads, from the registry, the escrow and the arbiter: one `eth_getLogs` filter covers them all. */
+/** Every event the indexer reads, of the registry, the escrow and the arbiter: one `eth_getLogs` filter covers them all. */
 export const marketEvents = [...registryEvents, ...escrowEvents, ...arbiterJobEvents]
