@@ -56,9 +56,8 @@ export type Indexer = {
  * Follows the registry, the escrow and the arbiter's dispute events into an in-memory store:
  * back-fills from `startBlock` to the head in adaptive windows, then polls. Failures are retried
  * with capped exponential backoff and never skip a block: the cursor moves only past fully
- * applied windows. Each poll first
- * checks that the cursor block still has the hash it was indexed with; if not, it rolls the
- * store back to the common ancestor and indexes the new branch.
+ * applied windows. Each poll first checks that the cursor block still has the hash it was
+ * indexed with; if not, it rolls the store back to the common ancestor and indexes the new branch.
  *
  * With `newHeads`, a head announced over WebSocket starts a poll at once. Polls never overlap:
  * heads that arrive during one are coalesced into a single poll right after it. A poll reads
