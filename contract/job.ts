@@ -1,6 +1,8 @@
 import { extendApi } from '@anatine/zod-openapi'
 import { toHex } from 'viem'
 import { z } from 'zod'
+import { arbiterAbi } from '../chain/abi/arbiter.ts'
+import { escrowAbi } from '../chain/abi/escrow.ts'
 import { AttestationFieldsSchema } from './attestation.ts'
 import { describeField } from './describeField.ts'
 import { AddressSchema, Bytes32Schema, HexSchema, UintStringSchema } from './primitives.ts'
@@ -75,7 +77,9 @@ export const JobSchema = extendApi(
     }).optional(),
     attestation: AttestationFieldsSchema.nullable()
       .optional()
-      .describe(`The attestation text parsed into its five fields, or null when it does not parse. ${whenAttested}`),
+      .describe(
+        `The attestation text parsed into its five fields, or null when the reference verifier's parseAttestationText would refuse it (at least 198 bytes; provider fields any bytes but ':', UTF-8 included). ${whenAttested}`,
+      ),
   }),
   {
     title: 'Job',
@@ -86,19 +90,32 @@ export const JobSchema = extendApi(
 
 export type Job = z.output<typeof JobSchema>
 
-export const jobEventNames = [
-  'JobCreated',
-  'JobAttested',
-  'JobSettled',
-  'JobExpired',
-  'JobDisputed',
-  'JobSlashed',
-  // Devnet escrow only: the arbiter rejected a dispute and the job is Settled again.
-  'DisputeRejected',
-] as const
+type AbiEventItem = { type: string; name?: string; inputs?: readonly { name?: string }[] }
+/** An event of `abi` about one job: its first input is the job id. */
+type JobEventOf<abi extends readonly AbiEventItem[]> = Extract<
+  abi[number],
+  { type: 'event'; inputs: readonly [{ name: 'jobId' }, ...unknown[]] }
+>['name']
 
-export const JobEventNameSchema = z.enum(jobEventNames).describe('Name of the on-chain event.')
-export type JobEventName = z.infer<typeof JobEventNameSchema>
+function jobEventsOf<const abi extends readonly AbiEventItem[]>(abi: abi): JobEventOf<abi>[] {
+  return abi
+    .filter((item) => item.type === 'event' && item.inputs?.[0]?.name === 'jobId')
+    .map((item) => item.name as JobEventOf<abi>)
+}
+
+/** A job's events: the escrow's, and the arbiter's about the job's dispute. */
+export type JobEventName = JobEventOf<typeof escrowAbi> | JobEventOf<typeof arbiterAbi>
+
+/** Escrow events first, then the arbiter's (DisputeOpened, DisputeFailed, Slashed), each in ABI order. */
+export const escrowJobEventNames = jobEventsOf(escrowAbi)
+export const arbiterJobEventNames = jobEventsOf(arbiterAbi)
+export const jobEventNames = [...escrowJobEventNames, ...arbiterJobEventNames] as [JobEventName, ...JobEventName[]]
+
+export const JobEventNameSchema = z
+  .enum(jobEventNames)
+  .describe(
+    "Name of the on-chain event: the escrow's job events, and the arbiter's DisputeOpened, DisputeFailed (the job stays Disputed) and Slashed.",
+  )
 
 export const JobEventSchema = extendApi(
   z.object({

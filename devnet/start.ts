@@ -144,6 +144,7 @@ function report({
       ['escrow', deployment.escrow],
       ['arbiter', deployment.arbiter],
       ['attestationVerifier', deployment.attestationVerifier],
+      ['reputationVault', deployment.reputationVault],
       ['agentToken', deployment.agentToken],
       ['deploy block', deployment.deployBlock],
       ['deployment record', relative(process.cwd(), deploymentPath) || deploymentPath],
@@ -158,8 +159,9 @@ function report({
     const serviceRows = seedSummary.serviceIds.map((serviceId, index): [string, string] => {
       const service = plannedServices[index]!
       const notes = [
-        serviceId === seedSummary.delistedServiceId ? 'delisted' : '',
-        serviceId === seedSummary.rotatedServiceId ? 'signing key rotated' : '',
+        serviceId === seedSummary.delistedServiceId ? 'delisted, bond withdrawal requested' : '',
+        serviceId === seedSummary.inactiveServiceId ? 'made inactive' : '',
+        serviceId === seedSummary.rotatedServiceId ? 'signing key rotated, bond slashed' : '',
       ].filter(Boolean)
       return [
         `service ${serviceId}`,
@@ -177,6 +179,9 @@ function report({
         ['buyers', `accounts #4..#${3 + seedSummary.buyers.length} of the test mnemonic`],
         ['pending, for seller #1', jobList(seedSummary.pendingForReferenceSeller)],
         ['pending, nobody answers', jobList(seedSummary.pendingElsewhere)],
+        ['disputed, not arbitrated', jobList(seedSummary.openDisputes)],
+        ['disputed, dispute failed', jobList(seedSummary.failedDisputes)],
+        ['slashed (old key)', jobList(seedSummary.slashedJobs)],
       ]),
     )
   }

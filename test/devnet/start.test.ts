@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createPublicClient, http } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
 import { type Health, HealthSchema } from '../../contract/health.ts'
+import { seededJobs } from '../mcp/support/seededJobs.ts'
 import { DeploymentSchema } from '../../devnet/deployment.ts'
 import { getFreePort } from '../support/getFreePort.ts'
 
@@ -50,7 +51,8 @@ test('default', { timeout: 120_000 }, async () => {
     const rpcUrl = `http://127.0.0.1:${rpcPort}`
     expect(output).toContain(`RPC URL`)
     expect(output).toContain(rpcUrl)
-    expect(output).toMatch(/Seeded market: 3 sellers, 6 services, 36 jobs \(6 Pending, 21 Settled, 4 Expired, 3 Disputed, 2 Slashed\)/)
+    expect(output).toMatch(/Seeded market: 3 sellers, 6 services, 36 jobs \(6 Pending, 20 Settled, 4 Expired, 4 Disputed, 2 Slashed\)/)
+    expect(output).toMatch(new RegExp(`disputed, dispute failed +jobs ${seededJobs.disputeFailed}\\b`))
     expect(output).toMatch(/MARKET_PRIVATE_KEY=0x[0-9a-f]{64}/)
     expect(output).toMatch(/Ready in \d+\.\d s\./)
 
@@ -69,6 +71,14 @@ test('default', { timeout: 120_000 }, async () => {
       if (!health.ok) await new Promise((resolve) => setTimeout(resolve, 200))
     }
     expect(health.counters.jobs).toBe(36)
+    // A failed dispute shows in its job's history: the arbiter's DisputeFailed, the job still Disputed.
+    const failed = await (await fetch(`http://127.0.0.1:${port}/v1/jobs/${seededJobs.disputeFailed}`)).json()
+    expect(failed).toMatchObject({ stateName: 'Disputed' })
+    expect((failed as { events: { event: string }[] }).events.map(({ event }) => event).slice(-3)).toEqual([
+      'JobDisputed',
+      'DisputeOpened',
+      'DisputeFailed',
+    ])
     const mcpHealth = await (await fetch(`http://127.0.0.1:${mcpPort}/healthz`)).json()
     expect(mcpHealth).toMatchObject({ ok: true, network: 'devnet', chainId: 31337 })
 
