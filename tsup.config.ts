@@ -1,0 +1,57 @@
+import { defineConfig, type Options } from 'tsup'
+
+// Bundled ESM for everything that runs or is imported from the package. Only `dependencies`
+// (zod, @ts-rest/core) stay external: the consumer's copy serves the client and its types; every
+// other library is bundled and tree-shaken, so installing the package pulls no devnet, server or
+// chain tooling. Entry points are the only list here: new modules are picked up by import.
+
+/**
+ * The CommonJS libraries bundled into Node ESM (fastify, ws, the MCP SDK's ajv) `require` Node
+ * built-ins and the external dependencies: ESM has no `require`, so each bundle makes one.
+ */
+const node: Options = {
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  treeshake: true,
+  splitting: false,
+  sourcemap: false,
+}
+
+const builds = {
+  // What frontends import: tee-market/client, tee-market/contract, tee-market/attestation.
+  lib: {
+    entry: { client: 'client/index.ts', contract: 'client/contract.ts', attestation: 'client/attestation.ts' },
+    outDir: 'dist/lib',
+    format: 'esm',
+    // Browser resolution of bundled libraries (viem's WebSocket is the global one, not `ws`);
+    // nothing here uses a Node built-in, so the same files run in Node 20+.
+    platform: 'browser',
+    target: 'es2022',
+    treeshake: true,
+    splitting: true,
+    sourcemap: false,
+    clean: true,
+    dts: true,
+  },
+  // The published bin: the local MCP server over stdio, one self-contained file.
+  bin: { ...node, entry: { 'tee-market-mcp': 'mcp/stdio/main.ts' }, outDir: 'dist/bin', clean: true },
+  // Run from a checkout (npm run serve, mcp:hosted, seller); not in the published files.
+  app: {
+    ...node,
+    entry: { serve: 'server/main.ts', 'mcp-hosted': 'mcp/hosted/main.ts', seller: 'devnet/seller/main.ts' },
+    outDir: 'dist/app',
+    clean: true,
+  },
+} satisfies Record<string, Options>
+
+type BuildName = keyof typeof builds
+
+/** `tsup --env.only bin` builds one part (what `npm start` needs); plain `tsup` builds all. */
+export default defineConfig(({ env }) => {
+  const only = env?.only
+  if (only === undefined) return Object.values(builds)
+  if (!(only in builds)) throw new Error(`--env.only must be one of ${Object.keys(builds).join(', ')}, got "${only}".`)
+  return [builds[only as BuildName]]
+})
