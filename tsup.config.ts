@@ -10,7 +10,7 @@ import { defineConfig, type Options } from 'tsup'
  * built-ins and the external dependencies: ESM has no `require`, so each bundle makes one.
  */
 const node: Options = {
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
   format: 'esm',
   platform: 'node',
   target: 'node20',

@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -94,6 +94,17 @@ test('the tarball holds what users run and import, and installs with its two run
 
   const version = await run(join(nodeModules, '.bin/tee-market-mcp'), ['--version'], { env: cleanEnv })
   expect(version.stdout.trim()).toMatch(/^tee-market \d+\.\d+\.\d+/)
+})
+
+test('server.json names the package as the MCP registry checks it (mcpName, identifier, version)', () => {
+  const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(projectRoot, path), 'utf8')) as Record<string, unknown>
+  const packageJson = readJson('package.json')
+  const serverJson = readJson('server.json') as { name: string; version: string; packages: Record<string, unknown>[] }
+  expect(serverJson.name).toBe(packageJson.mcpName)
+  expect(serverJson.version).toBe(packageJson.version)
+  expect(serverJson.packages).toEqual([
+    expect.objectContaining({ registryType: 'npm', identifier: packageJson.name, version: packageJson.version, transport: { type: 'stdio' } }),
+  ])
 })
 
 test('the MCP Inspector CLI lists the five tools through npx -y file:<tarball>', { timeout: 180_000 }, async () => {
