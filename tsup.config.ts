@@ -1,9 +1,16 @@
+import type { Plugin } from 'esbuild'
 import { defineConfig, type Options } from 'tsup'
 
 // Bundled ESM for everything that runs or is imported from the package. Only `dependencies`
 // (zod, @ts-rest/core) stay external: the consumer's copy serves the client and its types; every
 // other library is bundled and tree-shaken, so installing the package pulls no devnet, server or
 // chain tooling. Entry points are the only list here: new modules are picked up by import.
+
+/**
+ * viem is an optional peer dependency for the types of tee-market/attestation only (its `Hex`
+ * and `Address`); tsup leaves peers external, but the code must not need it installed.
+ */
+const noExternal = [/^viem(\/|$)/]
 
 /**
  * The CommonJS libraries bundled into Node ESM (fastify, ws, the MCP SDK's ajv) `require` Node
@@ -17,6 +24,23 @@ const node: Options = {
   treeshake: true,
   splitting: false,
   sourcemap: false,
+  noExternal,
+}
+
+/**
+ * @anatine/zod-openapi is CommonJS and `require`s zod, which stays external: an ES module has no
+ * `require` in browsers or Node. Its `require('zod')` is pointed at a bundled ES module that
+ * re-exports the external zod, which esbuild can wrap for CommonJS; every import of zod stays
+ * external. (tsup's own external rule would claim zod first, so the lib lists it in noExternal.)
+ */
+const zodForCommonJs: Plugin = {
+  name: 'zod-for-commonjs',
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, (args) =>
+      args.kind === 'require-call' ? { path: 'zod', namespace: 'zod-for-commonjs' } : { path: 'zod', external: true },
+    )
+    build.onLoad({ filter: /.*/, namespace: 'zod-for-commonjs' }, () => ({ contents: "export * from 'zod'", resolveDir: '.' }))
+  },
 }
 
 const builds = {
@@ -34,6 +58,8 @@ const builds = {
     sourcemap: false,
     clean: true,
     dts: true,
+    noExternal: [...noExternal, /^zod$/],
+    esbuildPlugins: [zodForCommonJs],
   },
   // The published bin: the local MCP server over stdio, one self-contained file.
   bin: { ...node, entry: { 'tee-market-mcp': 'mcp/stdio/main.ts' }, outDir: 'dist/bin', clean: true },
