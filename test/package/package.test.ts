@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
@@ -172,6 +172,7 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
     const gzipped = gzipSync(bundle).length
     console.log(`browser bundle of the client, watcher and attestation check: ${(bundle.length / 1024).toFixed(1)} KB, ${(gzipped / 1024).toFixed(1)} KB gzipped`)
     expect(Buffer.from(bundle).toString()).not.toMatch(/from ?"node:/)
+    writeFileSync(join(consumer, 'browser-bundle.mjs'), bundle)
   })
 
   describe('on a devnet, with moduleResolution node16', () => {
@@ -233,6 +234,15 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
         { state: 'Settled' },
         { verified: true, providerType: 'centralized', routes: ['health', 'jobs', 'sellers', 'services', 'stats'] },
       ])
+
+      // The browser bundle runs as it is (an ES module with no Node built-in): a Settled job is
+      // yielded once, and its attestation checks out.
+      const { followJob } = (await import(pathToFileURL(join(consumer, 'browser-bundle.mjs')).href)) as {
+        followJob: (baseUrl: string, jobId: string, onState: (stateName: string) => void) => Promise<boolean>
+      }
+      const states: string[] = []
+      expect(await followJob(indexer.url, jobId, (stateName) => states.push(stateName))).toBe(true)
+      expect(states).toEqual(['Settled'])
     })
   })
 })
