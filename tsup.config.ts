@@ -1,16 +1,16 @@
 import type { Plugin } from 'esbuild'
 import { defineConfig, type Options } from 'tsup'
 
-// Bundled ESM for everything that runs or is imported from the package. Only `dependencies`
-// (zod, @ts-rest/core) stay external: the consumer's copy serves the client and its types; every
-// other library is bundled and tree-shaken, so installing the package pulls no devnet, server or
-// chain tooling. Entry points are the only list here: new modules are picked up by import.
+// Bundled ESM for everything that runs or is imported from the package, which has no runtime
+// dependency: `npx -y` installs one package and asks the registry about nothing else. The Node
+// bundles hold every library they use, tree-shaken. The library subpaths leave zod and
+// @ts-rest/core to the consumer (optional peers: the app's own copies serve our schemas and
+// types). Entry points are the only list here: new modules are picked up by import.
 
-/**
- * viem is an optional peer dependency for the types of tee-market/attestation only (its `Hex`
- * and `Address`); tsup leaves peers external, but the code must not need it installed.
- */
-const noExternal = [/^viem(\/|$)/]
+/** tsup leaves peer dependencies external; these are bundled wherever they are used. */
+const nodeNoExternal = [/^zod(\/|$)/, /^@ts-rest\/core$/, /^viem(\/|$)/]
+/** viem is an optional peer for the `Hex` and `Address` types of tee-market/attestation only. */
+const libNoExternal = [/^viem(\/|$)/]
 
 /**
  * The CommonJS libraries bundled into Node ESM (fastify, ws, the MCP SDK's ajv) `require` Node
@@ -24,7 +24,7 @@ const node: Options = {
   treeshake: true,
   splitting: false,
   sourcemap: false,
-  noExternal,
+  noExternal: nodeNoExternal,
 }
 
 /**
@@ -58,14 +58,18 @@ const builds = {
     sourcemap: false,
     clean: true,
     dts: true,
-    noExternal: [...noExternal, /^zod$/],
+    noExternal: [...libNoExternal, /^zod$/],
     esbuildPlugins: [zodForCommonJs],
   },
   // The published bin: the local MCP server over stdio, one self-contained file.
   bin: { ...node, entry: { 'tee-market-mcp': 'mcp/stdio/main.ts' }, outDir: 'dist/bin', clean: true },
-  // Run from a checkout (npm run serve, mcp:hosted, seller); not in the published files.
+  // Run from a checkout (npm run serve, mcp:hosted, seller); not in the published files. Their
+  // libraries load from the checkout's node_modules, as they are: some read files beside their
+  // own modules at run time (the Redoc CLI, static UI assets), which a bundle would break.
   app: {
     ...node,
+    skipNodeModulesBundle: true,
+    noExternal: [],
     entry: { serve: 'server/main.ts', 'mcp-hosted': 'mcp/hosted/main.ts', seller: 'devnet/seller/main.ts' },
     outDir: 'dist/app',
     clean: true,

@@ -81,9 +81,12 @@ export async function timeToolsList(tarball: string, { cwd }: { cwd: string }): 
 export async function measurePackage({ log }: { log: (message: string) => void }): Promise<MeasurePackageReturnType> {
   const work = mkdtempSync(join(tmpdir(), 'tee-market-package-'))
   try {
+    // Built apart: prepack's build output would share stdout with `npm pack --json`.
+    log('npm run build')
+    execFileSync('npm', ['run', 'build'], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'inherit'] })
     log('npm pack')
     const [packed] = JSON.parse(
-      execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: projectRoot, encoding: 'utf8' }),
+      execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: projectRoot, encoding: 'utf8' }),
     ) as { filename: string }[]
     const tarball = join(work, packed!.filename)
     const consumer = join(work, 'consumer')
