@@ -1,16 +1,12 @@
 import type { Plugin } from 'esbuild'
 import { defineConfig, type Options } from 'tsup'
 
-// Bundled ESM for everything that runs or is imported from the package, which has no runtime
-// dependency: `npx -y` installs one package and asks the registry about nothing else. The Node
-// bundles hold every library they use, tree-shaken. The library subpaths leave zod and
-// @ts-rest/core to the consumer (optional peers: the app's own copies serve our schemas and
-// types). Entry points are the only list here: new modules are picked up by import.
-
-/** tsup leaves peer dependencies external; these are bundled wherever they are used. */
-const nodeNoExternal = [/^zod(\/|$)/, /^@ts-rest\/core$/, /^viem(\/|$)/]
-/** viem is an optional peer for the `Hex` and `Address` types of tee-market/attestation only. */
-const libNoExternal = [/^viem(\/|$)/]
+// Bundled ESM for everything that runs or is imported from the package, which declares no
+// dependency of any kind: `npx -y` installs one package and asks the registry about nothing else
+// (even optional peers cost a registry round trip per start). Every library is a devDependency,
+// bundled and tree-shaken where it is used; the library subpaths leave zod and @ts-rest/core to
+// the app (the README says to install them), so one copy serves our schemas, the app's and the
+// types. Entry points are the only list here: new modules are picked up by import.
 
 /**
  * The CommonJS libraries bundled into Node ESM (fastify, ws, the MCP SDK's ajv) `require` Node
@@ -24,14 +20,13 @@ const node: Options = {
   treeshake: true,
   splitting: false,
   sourcemap: false,
-  noExternal: nodeNoExternal,
 }
 
 /**
  * @anatine/zod-openapi is CommonJS and `require`s zod, which stays external: an ES module has no
  * `require` in browsers or Node. Its `require('zod')` is pointed at a bundled ES module that
  * re-exports the external zod, which esbuild can wrap for CommonJS; every import of zod stays
- * external. (tsup's own external rule would claim zod first, so the lib lists it in noExternal.)
+ * external.
  */
 const zodForCommonJs: Plugin = {
   name: 'zod-for-commonjs',
@@ -58,7 +53,7 @@ const builds = {
     sourcemap: false,
     clean: true,
     dts: true,
-    noExternal: [...libNoExternal, /^zod$/],
+    external: ['@ts-rest/core'],
     esbuildPlugins: [zodForCommonJs],
   },
   // The published bin: the local MCP server over stdio, one self-contained file.

@@ -154,7 +154,7 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
 
   beforeAll(async () => {
     consumer = join(work, 'consumer')
-    // zod and @ts-rest/core are the client's optional peers: a frontend has its own.
+    // The subpaths import the app's zod and @ts-rest/core (the README says to install them beside it).
     await installTarball(consumer, { type: 'module' }, [ourVersionOf('zod'), ourVersionOf('@ts-rest/core')])
     cpSync(join(fixture, 'src'), join(consumer, 'src'), { recursive: true })
   }, 180_000)
