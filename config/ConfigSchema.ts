@@ -37,6 +37,22 @@ const wsUrl = (text: string): string | undefined => {
   return url.protocol === 'ws:' || url.protocol === 'wss:' ? text.replace(/\/+$/, '') : undefined
 }
 
+/** Comma-separated items, each checked by `item`; empty for none. */
+const list = (item: (text: string) => string | undefined) => (text: string): string[] | undefined => {
+  const items = text.split(',').map((part) => part.trim()).filter((part) => part !== '')
+  const parsed = items.map(item)
+  return parsed.every((value) => value !== undefined) ? (parsed as string[]) : undefined
+}
+
+const hostName = (text: string): string | undefined =>
+  URL.canParse(`http://${text}`) && new URL(`http://${text}`).hostname === text.toLowerCase() ? text.toLowerCase() : undefined
+
+const origin = (text: string): string | undefined => {
+  if (!URL.canParse(text)) return undefined
+  const url = new URL(text)
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text.replace(/\/$/, '').toLowerCase() ? url.origin : undefined
+}
+
 const address = (text: string) => (isAddress(text, { strict: false }) ? getAddress(text) : undefined)
 
 const addressField = textField('a 0x-prefixed 20-byte hex address', address)
@@ -72,6 +88,13 @@ export const ConfigSchema = z.object({
   sellerPort: portField,
   /** A REST indexer to read through instead of the chain, where one is set. */
   indexerUrl: urlField.nullable(),
+  /**
+   * Host names the hosted MCP server answers to besides the loopback ones, and checks `Host`
+   * against (DNS-rebinding protection): the public name when it runs behind a proxy.
+   */
+  allowedHosts: textField('a comma-separated list of host names without port, e.g. mcp.example.org', list(hostName)),
+  /** Browser origins the hosted MCP server accepts besides the loopback ones, e.g. https://app.example.org. */
+  allowedOrigins: textField('a comma-separated list of origins (scheme://host[:port]), e.g. https://app.example.org', list(origin)),
 })
 
 export type Config = z.output<typeof ConfigSchema>

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Deployment } from '../devnet/deployment.ts'
 import { ConfigError } from '../errors/config.ts'
+import { canQuoteSetting, quoteSetting } from '../errors/quoteSetting.ts'
 import { ConfigSchema, type Config, type ConfigKey } from './ConfigSchema.ts'
 import { networkNames, networks, type NetworkName } from './networks.ts'
 import { readDeploymentRecord } from './readDeploymentRecord.ts'
@@ -26,6 +27,8 @@ export const configSources = {
   mcpPort: { flag: 'mcp-port', env: 'MCP_PORT' },
   sellerPort: { flag: 'seller-port', env: 'SELLER_PORT' },
   indexerUrl: { flag: 'indexer-url', env: 'INDEXER_URL' },
+  allowedHosts: { flag: 'allowed-hosts', env: 'MCP_ALLOWED_HOSTS' },
+  allowedOrigins: { flag: 'allowed-origins', env: 'MCP_ALLOWED_ORIGINS' },
 } as const satisfies Record<ConfigKey, { flag: string; env: string }>
 
 const defaults = {
@@ -37,6 +40,8 @@ const defaults = {
   sellerPort: '8082',
   indexerUrl: null,
   startBlock: null,
+  allowedHosts: '',
+  allowedOrigins: '',
 } satisfies Partial<Record<ConfigKey, string | null>>
 
 /** Written as a flag or variable value, these switch an optional URL off. */
@@ -75,7 +80,7 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
   const network = settings.get('network') ?? { value: defaultNetwork, from: 'the default network' }
   if (!isNetworkName(network.value)) {
     throw new ConfigError(
-      `${network.from} must be one of ${networkNames.join(', ')}, got ${JSON.stringify(network.value)}.`,
+      `${network.from} must be one of ${networkNames.join(', ')}, got ${network.value === null ? 'nothing' : quoteSetting(network.value)}.`,
     )
   }
   const preset = networks[network.value]
@@ -120,7 +125,7 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
   const messages = result.error.issues.map((issue) => {
     const key = issue.path[0] as ConfigKey
     const setting = settings.get(key)
-    const got = setting?.value === undefined ? 'nothing' : JSON.stringify(setting.value)
+    const got = setting?.value === undefined || setting.value === null ? 'nothing' : quoteSetting(setting.value)
     return `${setting?.from ?? key} must be ${issue.message}, got ${got}.`
   })
   throw new ConfigError(messages.join(' '), { cause: result.error })
@@ -136,9 +141,14 @@ function parseFlags(argv: readonly string[]): Partial<Record<string, string>> {
     const known = Object.values(configSources)
       .map(({ flag }) => `--${flag}`)
       .join(', ')
-    const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/g, ' ').replace(/\.?$/, '.')
+    const reason = withQuotedSettings((cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/g, ' ').replace(/\.?$/, '.'))
     throw new ConfigError(`${reason} Known options: ${known}.`, { cause })
   }
+}
+
+/** Node's parseArgs quotes the offending argument ('...'), which may be a key given in the wrong place. */
+function withQuotedSettings(message: string): string {
+  return message.replace(/'([^']*)'/g, (quoted, argument: string) => (canQuoteSetting(argument) ? quoted : `(${quoteSetting(argument)})`))
 }
 
 /** ws:// for http://, wss:// for https://, same host, port and path; null for anything else (the RPC URL's own check says why). */

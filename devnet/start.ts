@@ -5,6 +5,7 @@ import type { Config } from '../config/ConfigSchema.ts'
 import { loadConfig } from '../config/loadConfig.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { ConfigError } from '../errors/config.ts'
+import { quoteSetting } from '../errors/quoteSetting.ts'
 import { mcpComponent } from '../mcp/hosted/mcpComponent.ts'
 import { restComponent } from '../server/http/restComponent.ts'
 import type { Store } from '../server/store/createStore.ts'
@@ -112,7 +113,7 @@ function takeRpcPort(argv: readonly string[]): { rpcPort: number; rest: string[]
   }
   const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN
   if (!(port >= 1 && port <= 65_535)) {
-    throw new ConfigError(`--rpc-port must be a TCP port number from 1 to 65535, got ${JSON.stringify(text)}.`)
+    throw new ConfigError(`--rpc-port must be a TCP port number from 1 to 65535, got ${quoteSetting(text)}.`)
   }
   return { rpcPort: port, rest }
 }

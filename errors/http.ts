@@ -7,9 +7,9 @@ function quote(text: string): string {
   return JSON.stringify(text.length > maxQuotedLength ? `${text.slice(0, maxQuotedLength)}…` : text)
 }
 
-export type ParameterLocation = 'path' | 'query'
+export type ParameterLocation = 'path' | 'query' | 'header' | 'body'
 
-/** A path or query parameter that the contract's schema rejects. */
+/** A path, query, header or body parameter that the contract's schema rejects. */
 export class InvalidParameterError extends BaseError {
   override name = 'InvalidParameterError'
   constructor({
@@ -75,6 +75,48 @@ export class OpenApiOperationMissingError extends BaseError {
   constructor({ method, path }: { method: string; path: string }) {
     super(`The OpenAPI document has no operation "${method} ${path}". Run \`npm run openapi\`.`, {
       code: 'openapi_out_of_date',
+    })
+  }
+}
+
+/** An HTTP/1.1 request without the `Host` header it must carry. */
+export class MissingHostError extends BaseError {
+  override name = 'MissingHostError'
+  constructor() {
+    super('The request has no Host header: every HTTP/1.1 request must name the host it is for.', { code: 'missing_host' })
+  }
+}
+
+/** Node's parser refused the request before any route saw it (a malformed request line or header). */
+export class MalformedRequestError extends BaseError {
+  override name = 'MalformedRequestError'
+  constructor({ cause }: { cause?: unknown } = {}) {
+    super('The request is not valid HTTP/1.1: check its request line and headers.', { code: 'malformed_request', cause })
+  }
+}
+
+/** The request's headers exceed what the server reads. */
+export class HeadersTooLargeError extends BaseError {
+  override name = 'HeadersTooLargeError'
+  constructor({ maxBytes, cause }: { maxBytes: number; cause?: unknown }) {
+    super(`The request's headers are larger than the ${maxBytes} bytes this server reads.`, { code: 'headers_too_large', cause })
+  }
+}
+
+/** The request did not arrive in time (headers or body too slow): the connection is closed. */
+export class RequestTimeoutError extends BaseError {
+  override name = 'RequestTimeoutError'
+  constructor({ cause }: { cause?: unknown } = {}) {
+    super('The request did not arrive in time; the connection is closed. Send it again, whole.', { code: 'request_timeout', cause })
+  }
+}
+
+/** An `Expect` header other than `100-continue`, the only expectation HTTP defines. */
+export class ExpectationFailedError extends BaseError {
+  override name = 'ExpectationFailedError'
+  constructor({ expect }: { expect: string }) {
+    super(`The expectation ${quote(expect)} cannot be met: the only one this server knows is "100-continue".`, {
+      code: 'expectation_failed',
     })
   }
 }

@@ -1,4 +1,5 @@
 import { BaseError } from './BaseError.ts'
+import { canQuoteSetting, quoteSetting } from './quoteSetting.ts'
 
 /**
  * Refusals of `run` before anything is paid. None of these messages ever quotes the private key:
@@ -28,7 +29,12 @@ export class BuyerKeyMalformedError extends BaseError {
 export class RunSettingError extends BaseError {
   override name = 'RunSettingError'
   constructor({ variable, value, expects }: { variable: string; value: string; expects: string }) {
-    super(`${variable} "${value}" must be ${expects}. Nothing was spent.`, { code: 'invalid_run_setting' })
+    super(
+      canQuoteSetting(value)
+        ? `${variable} ${quoteSetting(value)} must be ${expects}. Nothing was spent.`
+        : `${variable} must be ${expects}, got ${quoteSetting(value)}. Nothing was spent.`,
+      { code: 'invalid_run_setting' },
+    )
   }
 }
 
@@ -167,5 +173,21 @@ export class CreateJobRejectedError extends BaseError {
       code: 'create_job_rejected',
       cause,
     })
+  }
+}
+
+/**
+ * The caller cancelled `run` (an MCP cancel, or the client went away). Before payment nothing was
+ * spent; after it, the job stays on chain as it is, and the message says which one to follow.
+ */
+export class RunCancelledError extends BaseError {
+  override name = 'RunCancelledError'
+  constructor({ jobId, createJobHash }: { jobId?: bigint; createJobHash?: string } = {}) {
+    super(
+      jobId === undefined
+        ? 'run was cancelled before paying. Nothing was spent.'
+        : `run was cancelled while waiting for job "${jobId}", created and paid in transaction "${createJobHash}". The job stays on chain: the seller may still settle it; follow it with get_job "${jobId}", and if it expires unsettled, reclaimExpired(${jobId}) on the escrow refunds it. Do not run again for the same prompt.`,
+      { code: 'run_cancelled' },
+    )
   }
 }

@@ -5,6 +5,7 @@ import { answerInfoFlags } from '../../config/answerInfoFlags.ts'
 import { readDeploymentRecord } from '../../config/readDeploymentRecord.ts'
 import { BaseError } from '../../errors/BaseError.ts'
 import { ConfigError } from '../../errors/config.ts'
+import { quoteSetting } from '../../errors/quoteSetting.ts'
 import { createBuiltinBackend } from './backends/createBuiltinBackend.ts'
 import { createOpenAiBackend } from './backends/createOpenAiBackend.ts'
 import type { SellerBackend } from './backends/SellerBackend.ts'
@@ -88,7 +89,7 @@ function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): Args
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     const flag = String(issue.path[0])
-    throw new ConfigError(`--${flag} must be ${issue.message}, got ${JSON.stringify(defined[flag])}.`)
+    throw new ConfigError(`--${flag} must be ${issue.message}, got ${quoteSetting(String(defined[flag]))}.`)
   }
   if (parsed.data.backend === 'openai' && parsed.data['openai-url'] === undefined) {
     throw new ConfigError('--backend openai needs --openai-url, e.g. http://127.0.0.1:11434/v1.')

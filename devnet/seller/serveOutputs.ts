@@ -3,33 +3,40 @@
  *
  *   GET {sellerUrl}/outputs/{jobId}
  *   X-Buyer-Signature: 0x<65-byte r‖s‖v hex>
+ *   X-Buyer-Signature-Expires: <unix seconds>
  *
  * - `jobId` is the job id in canonical decimal (`^(0|[1-9][0-9]*)$`, at most 78 digits).
  * - `X-Buyer-Signature` is an EIP-191 personal-message signature (`personal_sign`, viem
- *   `account.signMessage({ message })`) by the job's buyer over the UTF-8 message
- *   `output:<jobId>`, jobId in the same canonical decimal, e.g. `output:42`.
- *   `signOutputRequest(account, { jobId })` in `./signOutputRequest.ts` produces it.
- *   The signature is the same on every request for a job: it proves the key, not freshness.
+ *   `account.signMessage({ message })`) by the job's buyer over the message of
+ *   `outputRequestMessage` (mcp/run/outputRequestMessage.ts): the job id, the job's seller, the
+ *   chain id, the escrow and the expiry, one per line. `signOutputRequest` in the same folder
+ *   produces both headers. Bound to seller, chain and escrow, a signature is worthless anywhere
+ *   else, and it is refused once expired or when it claims to live more than 5 minutes.
  *
  * Answers, checked in this order (JSON, errors as `{ "error": { "code": "<snake_case>", "message": "<sentence>" } }`):
+ * - 400 `invalid_job_id`: jobId is not a canonical decimal.
+ * - 401 `buyer_signature_required`: a header is absent or malformed, or the signature has expired
+ *   or lives too long. Decided before any job is looked up.
+ * - 404 `output_not_found`: no settled output of the job is served to this signer: the same answer
+ *   for a job this seller does not hold, one not settled on chain yet, and a signature that is not
+ *   the job's buyer's for this seller, so strangers learn nothing of which jobs it holds. A job
+ *   answered by this seller is served as soon as the chain holds its outputRootHash; the buyer may
+ *   retry a 404 briefly after settlement (the chain node can lag).
  * - 200 `{ "jobId": "<decimal>", "output": "<text>", "outputRootHash": "0x<64 hex>" }` where
  *   `outputRootHash` = keccak256(UTF-8 bytes of `output`) = the job's on-chain `outputRootHash`;
  *   the caller should check both.
- * - 400 `invalid_job_id`: jobId is not a canonical decimal.
- * - 401 `buyer_signature_required`: the header is absent or is not a recoverable signature.
- * - 404 `output_not_found`: this seller holds no settled output for the job (unknown job, another
- *   seller's, not settled on chain yet). A job answered by this seller is served as soon as the
- *   chain holds its outputRootHash; a client polling after settlement may retry a 404 briefly
- *   (the chain node can lag), it is not final.
- * - 403 `not_buyer`: the signature recovers to an address other than the job's buyer.
  * Any other path: 404 `not_found`.
  *
  * Bound to 127.0.0.1 by default (port 8082 in `main.ts`).
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { type Address, type Hex, isAddressEqual, isHex, recoverMessageAddress } from 'viem'
+import { outputRequestHeaders, outputRequestMessage, outputRequestValiditySec } from '../../mcp/run/outputRequestMessage.ts'
+import { corsHeaders } from '../../server/http/addCorsHeaders.ts'
+import { answerClientError } from '../../server/http/answerClientError.ts'
+import { handleFrameworkError } from '../../server/http/handleFrameworkError.ts'
+import { hardenServer, type ServerLimits } from '../../server/http/hardenServer.ts'
 import type { SellerOutput, SellerStore } from './createSellerStore.ts'
-import { outputRequestMessage } from './outputRequestMessage.ts'
 
 export type ServeOutputsParameters = {
   host?: string
@@ -40,6 +47,12 @@ export type ServeOutputsParameters = {
    * holds it (see `settleRecordedOutput`). Without it, only outputs marked settled are served.
    */
   settle?: (jobId: bigint) => Promise<SellerOutput | undefined>
+  /** What a buyer's signature must name: the seller wallets this process answers for, its chain and escrow. */
+  sellers: readonly Address[]
+  chainId: number
+  escrow: Address
+  /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
+  limits?: Partial<ServerLimits> | undefined
 }
 
 export type ServeOutputsReturnType = {
@@ -54,12 +67,33 @@ function sendError(reply: FastifyReply, status: number, code: string, message: s
   return reply.code(status).send({ error: { code, message } })
 }
 
-async function recoverBuyer(jobId: bigint, signature: Hex): Promise<Address | null> {
-  try {
-    return await recoverMessageAddress({ message: outputRequestMessage(jobId), signature })
-  } catch {
-    return null
+type OutputRequestCheck = Pick<ServeOutputsParameters, 'sellers' | 'chainId' | 'escrow'>
+
+/** Whether the signature is `buyer`'s over this job's request for one of this process's sellers. */
+async function signedByBuyer(
+  { sellers, chainId, escrow }: OutputRequestCheck,
+  { jobId, expires, signature, buyer }: { jobId: bigint; expires: number; signature: Hex; buyer: Address },
+): Promise<boolean> {
+  for (const seller of sellers) {
+    try {
+      const message = outputRequestMessage({ jobId, seller, chainId, escrow, expires })
+      if (isAddressEqual(await recoverMessageAddress({ message, signature }), buyer)) return true
+    } catch {
+      return false
+    }
   }
+  return false
+}
+
+/** Why the signature headers cannot be used, whatever the job; undefined when they can. */
+function signatureProblem(signature: string | undefined, expiresText: string | undefined): string | undefined {
+  if (signature === undefined || !isHex(signature) || signature.length !== 132) return 'is missing or is not 65 bytes of 0x hex'
+  if (expiresText === undefined || !/^[1-9][0-9]{0,11}$/.test(expiresText)) return `has no ${outputRequestHeaders.expires} header of unix seconds`
+  const now = Math.floor(Date.now() / 1_000)
+  const expires = Number(expiresText)
+  if (expires < now) return 'has expired: sign a new one'
+  if (expires > now + outputRequestValiditySec.accepted) return `must expire within ${outputRequestValiditySec.accepted} s`
+  return undefined
 }
 
 /** A node error while checking settlement answers as "not settled yet": the buyer retries. */
@@ -77,8 +111,15 @@ async function settleOrUndefined(
 function buildOutputApp(
   store: SellerStore,
   settle: (jobId: bigint) => Promise<SellerOutput | undefined>,
+  check: OutputRequestCheck,
+  limits: Partial<ServerLimits> | undefined,
 ): FastifyInstance {
-  const app = Fastify({ logger: false })
+  const app = Fastify({ logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
+  hardenServer(app, { methods: ['GET', 'HEAD'], limits })
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.headers(corsHeaders)
+    done(null, payload)
+  })
 
   app.get<{ Params: { jobId: string } }>('/outputs/:jobId', async (request, reply) => {
     const { jobId: jobIdText } = request.params
@@ -87,39 +128,39 @@ function buildOutputApp(
         reply,
         400,
         'invalid_job_id',
-        `Job id "${jobIdText}" is not a canonical decimal integer.`,
+        `Job id "${jobIdText.slice(0, 100)}" is not a canonical decimal integer.`,
       )
     }
     const jobId = BigInt(jobIdText)
 
-    const header = request.headers['x-buyer-signature']
-    const signature = typeof header === 'string' ? header.trim() : undefined
-    const buyer = signature !== undefined && isHex(signature) ? await recoverBuyer(jobId, signature) : null
-    if (buyer === null) {
+    const header = (name: string): string | undefined => {
+      const value = request.headers[name]
+      return typeof value === 'string' ? value.trim() : undefined
+    }
+    const signature = header(outputRequestHeaders.signature)
+    const expires = header(outputRequestHeaders.expires)
+    const problem = signatureProblem(signature, expires)
+    if (problem !== undefined) {
       return sendError(
         reply,
         401,
         'buyer_signature_required',
-        `Fetching the output of job "${jobId}" needs an X-Buyer-Signature header: the buyer's EIP-191 signature over "${outputRequestMessage(jobId)}".`,
+        `Fetching the output of job "${jobId}" needs the buyer's X-Buyer-Signature over the output request (job, seller, chain, escrow, expiry) with X-Buyer-Signature-Expires; this one ${problem}.`,
       )
     }
 
     const recorded = store.getOutput(jobId)
     const record = recorded === undefined || recorded.settled ? recorded : await settleOrUndefined(settle, jobId)
-    if (record === undefined || !record.settled) {
+    const served =
+      record !== undefined &&
+      record.settled &&
+      (await signedByBuyer(check, { jobId, expires: Number(expires), signature: signature as Hex, buyer: record.buyer }))
+    if (!served) {
       return sendError(
         reply,
         404,
         'output_not_found',
-        `No settled output for job "${jobId}" is held by this seller.`,
-      )
-    }
-    if (!isAddressEqual(buyer, record.buyer)) {
-      return sendError(
-        reply,
-        403,
-        'not_buyer',
-        `The signature recovers to "${buyer}", not to the buyer of job "${jobId}".`,
+        `No settled output of job "${jobId}" is served to this signer: it is not held here, not settled yet, or the signature is not its buyer's for this seller.`,
       )
     }
     return reply.send({
@@ -130,7 +171,7 @@ function buildOutputApp(
   })
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, 'not_found', `Path "${request.url}" does not exist; outputs are at /outputs/<jobId>.`),
+    sendError(reply, 404, 'not_found', `Path "${request.url.slice(0, 200)}" does not exist; outputs are at /outputs/<jobId>.`),
   )
   return app
 }
@@ -138,9 +179,9 @@ function buildOutputApp(
 /** Serves the store's settled outputs to their buyers over HTTP (protocol above). */
 export async function serveOutputs(
   store: SellerStore,
-  { host = '127.0.0.1', port, settle = async () => undefined }: ServeOutputsParameters,
+  { host = '127.0.0.1', port, settle = async () => undefined, sellers, chainId, escrow, limits }: ServeOutputsParameters,
 ): Promise<ServeOutputsReturnType> {
-  const app = buildOutputApp(store, settle)
+  const app = buildOutputApp(store, settle, { sellers, chainId, escrow }, limits)
   await app.listen({ host, port })
   const address = app.server.address()
   const boundPort = typeof address === 'object' && address !== null ? address.port : port

@@ -126,6 +126,9 @@ export async function startReferenceSeller({
   const server = await serveOutputs(store, {
     host,
     port,
+    sellers: [...wallets.values()].map((wallet) => wallet.account.address),
+    chainId,
+    escrow: deployment.escrow,
     settle: (jobId) => settleRecordedOutput(publicClient, { escrow: deployment.escrow, store, jobId }),
   })
 

@@ -1,22 +1,27 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import Fastify, { type FastifyError, type FastifyInstance, type onRequestHookHandler } from 'fastify'
 import type { McpHealth } from '../../contract/mcp.ts'
+import { answerClientError } from '../../server/http/answerClientError.ts'
+import { handleFrameworkError } from '../../server/http/handleFrameworkError.ts'
+import { hardenServer, type ServerLimits } from '../../server/http/hardenServer.ts'
 import { createMarketMcpServer } from '../server/createMarketMcpServer.ts'
 import type { ToolDispatcher } from '../server/createToolDispatcher.ts'
-import { answerToolCall, isPlainToolCall } from './answerToolCall.ts'
-import { createPostTransport } from './createPostTransport.ts'
-import { readPostMessages } from './readPostMessages.ts'
-import { writeJsonRpcError } from './writeJsonRpcError.ts'
+import { sendJsonRpcError } from './sendJsonRpcError.ts'
 
 export type BuildMcpAppParameters = {
   /** The tools, prepared once; each request gets its own protocol server over them (stateless). */
   dispatcher: ToolDispatcher
   health: () => Promise<McpHealth>
+  /** Checks `Host` and `Origin` before `POST /mcp` (see createHostGuard); undefined checks nothing. */
+  hostGuard?: onRequestHookHandler | undefined
   /** Largest accepted JSON-RPC body; a bigger one gets 413. */
   bodyLimit?: number
   /** How often a comment line keeps a slow answer's event stream alive (the SDK's 15 s unless given). */
   keepAliveMs?: number | undefined
   /** Where unexpected failures are reported (never to the client). */
   log?: (message: string) => void
+  /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
+  limits?: Partial<ServerLimits> | undefined
 }
 
 export type BuildMcpAppReturnType = FastifyInstance
@@ -29,21 +34,31 @@ const corsHeaders = {
   'access-control-max-age': '86400',
 } as const
 
-/** JSON-RPC error codes used outside a tool call (the SDK answers the rest itself). */
-const jsonRpcCodes = { parseError: -32700, invalidRequest: -32600, serverError: -32000, internalError: -32603 }
+/** JSON-RPC error codes answered outside the SDK's transport. */
+const jsonRpcCodes = { parseError: -32700, serverError: -32000, internalError: -32603 }
 
 /**
- * The hosted MCP server: `POST /mcp` speaks Streamable HTTP statelessly (no session id, no
- * initialize needed), `GET /healthz` describes it. Only the entry point calls `listen`.
+ * The hosted MCP server: `POST /mcp` goes to the SDK's Streamable HTTP transport in stateless mode
+ * (no session id, no initialize needed), a transport and a protocol server per request over the
+ * tools prepared once; `GET /healthz` describes it. Only the entry point calls `listen`.
  */
 export function buildMcpApp({
   dispatcher,
   health,
+  hostGuard,
   bodyLimit = 1_048_576,
   keepAliveMs,
   log = (message) => process.stderr.write(`${message}\n`),
+  limits,
 }: BuildMcpAppParameters): BuildMcpAppReturnType {
-  const app = Fastify({ bodyLimit, logger: false })
+  const app = Fastify({ bodyLimit, logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
+  hardenServer(app, { methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], limits })
+
+  // JSON is parsed by Fastify (with its body limit); any other type reaches the transport unread,
+  // which answers 415 as the SDK does.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, app.getDefaultJsonParser('error', 'error'))
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined))
 
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('access-control-allow-origin', '*')
@@ -57,12 +72,15 @@ export function buildMcpApp({
   app.options('/mcp', async (_request, reply) => reply.status(204).headers(corsHeaders).send())
   app.options('/healthz', async (_request, reply) => reply.status(204).headers(corsHeaders).send())
 
+  // Answered here, before the transport: in stateless mode it would hold a GET open as an event
+  // stream that nothing ever writes to.
   for (const method of ['GET', 'DELETE', 'PUT', 'PATCH'] as const) {
     app.route({
       method,
       url: '/mcp',
       handler: async (_request, reply) =>
-        sendJsonRpcError(reply, 405, {
+        sendJsonRpcError(reply, {
+          status: 405,
           code: jsonRpcCodes.serverError,
           message: `Method ${method} is not allowed on /mcp: this server is stateless, send each JSON-RPC message as a POST.`,
           headers: { allow: 'POST, OPTIONS' },
@@ -70,23 +88,26 @@ export function buildMcpApp({
     })
   }
 
-  app.post('/mcp', async (request, reply) => {
+  app.post('/mcp', { ...(hostGuard === undefined ? {} : { onRequest: hostGuard }) }, async (request, reply) => {
     reply.hijack()
     const response = reply.raw
     response.setHeader('access-control-allow-origin', '*')
+    const server = createMarketMcpServer(dispatcher)
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, keepAliveMs })
+    // A client that goes away before its answers: closing the server aborts the calls' signals.
+    response.once('close', () => {
+      void transport.close()
+      void server.close()
+    })
     try {
-      const { messages, refusal } = readPostMessages(request.headers, request.body)
-      if (refusal !== undefined) return writeJsonRpcError(response, refusal)
-      if (!Array.isArray(request.body) && isPlainToolCall(messages)) {
-        return await answerToolCall(dispatcher, { request: messages[0], response, keepAliveMs })
-      }
-      // Nothing survives the request: a protocol server of its own answers initialize, tools/list, batches (even of one)...
-      const transport = createPostTransport(response, { keepAliveMs })
-      await createMarketMcpServer(dispatcher).connect(transport)
-      transport.receive(messages, { requestInfo: { headers: request.headers } })
+      await server.connect(transport)
+      await transport.handleRequest(request.raw, response, request.body)
     } catch (error) {
       log(`mcp request failed: ${error instanceof Error ? error.message : String(error)}`)
-      writeJsonRpcError(response, { status: 500, code: jsonRpcCodes.internalError, message: 'Internal server error.' })
+      if (!response.headersSent) {
+        response.writeHead(500, { 'content-type': 'application/json' })
+        response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: jsonRpcCodes.internalError, message: 'Internal server error.' }, id: null }))
+      } else response.end()
     }
   })
 
@@ -103,42 +124,21 @@ export function buildMcpApp({
     const status = error.statusCode ?? 500
     if (status >= 500) log(`request ${request.method} ${request.url} failed: ${error.message}`)
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendJsonRpcError(reply, 413, {
-        code: jsonRpcCodes.invalidRequest,
+      return sendJsonRpcError(reply, {
+        status: 413,
+        code: jsonRpcCodes.serverError,
         message: `Request body is larger than the ${bodyLimit} bytes this server accepts.`,
       })
     }
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return sendJsonRpcError(reply, 415, {
-        code: jsonRpcCodes.invalidRequest,
-        message: 'Unsupported Content-Type: send the JSON-RPC message as application/json.',
-      })
-    }
     if (status === 400) {
-      return sendJsonRpcError(reply, 400, {
-        code: jsonRpcCodes.parseError,
-        message: 'Parse error: the request body is not valid JSON.',
-      })
+      return sendJsonRpcError(reply, { status: 400, code: jsonRpcCodes.parseError, message: 'Parse error: Invalid JSON' })
     }
-    return sendJsonRpcError(reply, status >= 400 && status < 500 ? status : 500, {
+    return sendJsonRpcError(reply, {
+      status: status >= 400 && status < 500 ? status : 500,
       code: jsonRpcCodes.internalError,
       message: status >= 500 ? 'Internal server error.' : error.message,
     })
   })
 
   return app
-}
-
-type JsonRpcErrorParameters = { code: number; message: string; headers?: Record<string, string> }
-
-function sendJsonRpcError(
-  reply: FastifyReply,
-  status: number,
-  { code, message, headers = {} }: JsonRpcErrorParameters,
-): FastifyReply {
-  return reply
-    .status(status)
-    .headers(headers)
-    .type('application/json')
-    .send({ jsonrpc: '2.0', error: { code, message }, id: null })
 }

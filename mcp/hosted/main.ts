@@ -4,7 +4,8 @@ import { loadConfig } from '../../config/loadConfig.ts'
 import { startHostedMcpServer } from './startHostedMcpServer.ts'
 
 // Hosted MCP server: `npm run mcp:hosted -- [--network devnet|0g-mainnet] [--mcp-port 8081]
-// [--host 127.0.0.1] [--indexer-url http://127.0.0.1:8080]` (or MCP_PORT, HOST, INDEXER_URL, ...).
+// [--host 127.0.0.1] [--indexer-url http://127.0.0.1:8080] [--allowed-hosts mcp.example.org]
+// [--allowed-origins https://app.example.org]` (or MCP_PORT, HOST, INDEXER_URL, MCP_ALLOWED_HOSTS, ...).
 const log = (message: string): void => {
   process.stderr.write(`${message}\n`)
 }

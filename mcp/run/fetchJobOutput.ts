@@ -1,5 +1,5 @@
-import { type Hex, type PrivateKeyAccount, keccak256, stringToBytes } from 'viem'
-import { signOutputRequest } from '../../devnet/seller/signOutputRequest.ts'
+import { type Address, type Hex, type PrivateKeyAccount, keccak256, stringToBytes } from 'viem'
+import { signOutputRequest } from './signOutputRequest.ts'
 
 export type FetchJobOutputParameters = {
   /** Where the seller serves outputs, `{jobId}` standing for the job id. */
@@ -7,6 +7,10 @@ export type FetchJobOutputParameters = {
   jobId: bigint
   /** The job's buyer: the seller serves an output only to it. */
   account: PrivateKeyAccount
+  /** The job's seller, chain and escrow, which the request's signature names. */
+  seller: Address
+  chainId: number
+  escrow: Address
   /** The job's on-chain `outputRootHash`; the output must hash to it. */
   outputRootHash: Hex
   /** The seller records an output a moment after it settles: 404s are retried this long. */
@@ -22,7 +26,8 @@ export type FetchJobOutputReturnType =
 
 /**
  * Fetches the job's output from its seller (the reference seller's protocol: GET with the
- * buyer's `X-Buyer-Signature` over `output:<jobId>`) and keeps it only when keccak256 of its
+ * buyer's signature over the job, seller, chain, escrow and an expiry a minute ahead; see
+ * outputRequestMessage) and keeps it only when keccak256 of its
  * UTF-8 bytes equals the on-chain `outputRootHash`. Never throws: the job is paid and settled
  * whatever happens here, so a failure becomes a note beside the verified result.
  */
@@ -30,19 +35,23 @@ export async function fetchJobOutput({
   urlTemplate,
   jobId,
   account,
+  seller,
+  chainId,
+  escrow,
   outputRootHash,
   retryForMs = 15_000,
   retryIntervalMs = 500,
   requestTimeoutMs = 10_000,
 }: FetchJobOutputParameters): Promise<FetchJobOutputReturnType> {
   const url = urlTemplate.replaceAll('{jobId}', jobId.toString())
-  const signature = await signOutputRequest(account, { jobId })
   const deadline = Date.now() + retryForMs
   for (;;) {
+    // Signed afresh for each attempt: a signature lives a minute.
+    const signed = await signOutputRequest(account, { jobId, seller, chainId, escrow })
     let response: Response
     try {
       response = await fetch(url, {
-        headers: { accept: 'application/json', 'x-buyer-signature': signature },
+        headers: { accept: 'application/json', ...signed },
         signal: AbortSignal.timeout(requestTimeoutMs),
       })
     } catch (error) {

@@ -1,6 +1,15 @@
 import type { Address, Client } from 'viem'
+import { getChainId } from 'viem/actions'
+import type { Job } from '../../contract/job.ts'
 import type { RunResult } from '../../contract/mcp.ts'
-import { JobEndedUnsettledError, JobExpiredRefundedError, RefundFailedError, RunInterruptedError } from '../../errors/run.ts'
+import {
+  JobEndedUnsettledError,
+  JobExpiredRefundedError,
+  RefundFailedError,
+  RunCancelledError,
+  RunInterruptedError,
+} from '../../errors/run.ts'
+import type { ToolProgress } from '../tools/defineTool.ts'
 import type { MarketSource } from '../source/MarketSource.ts'
 import { verifyJobAttestation } from '../verify/verifyJobAttestation.ts'
 import { checkRunnable } from './checkRunnable.ts'
@@ -22,6 +31,10 @@ export type RunJobParameters = {
   /** Escrow timeout (a duration) and how long to wait for the seller. */
   timeoutSec: number
   log: (message: string) => void
+  /** The caller's cancel: checked before paying, and it ends the wait for settlement. */
+  signal?: AbortSignal | undefined
+  /** Progress while waiting for settlement, when the caller asked for it. */
+  reportProgress?: ((progress: ToolProgress) => Promise<void>) | undefined
 }
 
 export type RunJobReturnType = RunResult
@@ -31,12 +44,14 @@ const expiryGraceMs = 15_000
 
 /**
  * Pays for one inference: checks everything that can be checked for free, creates the job once,
- * waits for the seller to settle it, verifies the attestation and fetches the output. A job
- * left unsettled at expiry is refunded and reported as an error naming the refund.
+ * waits for the seller to settle it (reporting progress), verifies the attestation and fetches the
+ * output. A job left unsettled at expiry is refunded and reported as an error naming the refund.
+ * A cancel before payment spends nothing; after it, the wait stops and the error (and the log,
+ * since a cancelled call's answer is never delivered) names the job left on chain.
  */
 export async function runJob(
   client: Client,
-  { chain, escrow, explorerUrl, env, serviceId, prompt, timeoutSec, log }: RunJobParameters,
+  { chain, escrow, explorerUrl, env, serviceId, prompt, timeoutSec, log, signal, reportProgress }: RunJobParameters,
 ): Promise<RunJobReturnType> {
   const settings = readRunSettings({ env })
   const { account } = settings
@@ -44,11 +59,18 @@ export async function runJob(
   const { input, price } = checkRunnable({ service, prompt, maxPrice: settings.maxPrice })
   const { request } = await prepareCreateJob(client, { account, escrow, serviceId, price, input, timeoutSec })
 
+  if (signal?.aborted) throw new RunCancelledError()
   const { jobId, transactionHash } = await sendCreateJob(client, { account, escrow, request })
   log(`run: job ${jobId} created for service ${serviceId} in ${transactionHash}`)
 
-  const giveUpAt = Date.now() + timeoutSec * 1_000 + expiryGraceMs
+  const startedAt = Date.now()
+  const giveUpAt = startedAt + timeoutSec * 1_000 + expiryGraceMs
+  // Seconds waited, out of timeoutSec: notifications are best effort, a failed one changes nothing.
+  const progress = (message: string): void => {
+    void reportProgress?.({ progress: (Date.now() - startedAt) / 1_000, total: timeoutSec, message }).catch(() => {})
+  }
   try {
+    progress(`Job ${jobId} created and paid in ${transactionHash}; waiting for the seller to settle it.`)
     const { job } = await settle(client, {
       chain,
       escrow,
@@ -57,9 +79,12 @@ export async function runJob(
       createJobHash: transactionHash,
       giveUpAt,
       pollIntervalMs: settings.pollIntervalMs,
+      signal,
+      onPending: () => progress(`Job ${jobId} is still Pending: waiting for the seller to settle it.`),
     })
+    progress(`Job ${jobId} settled: verifying its attestation and fetching the output.`)
     const verification = await verifyJobAttestation(client, { chain, escrow, job, log })
-    const output = await fetchOutput({ settings, jobId, job, log })
+    const output = await fetchOutput({ settings, jobId, job, escrow, chainId: client.chain?.id ?? (await getChainId(client)), log })
     return {
       jobId: jobId.toString(),
       verified: {
@@ -74,6 +99,11 @@ export async function runJob(
       ...output,
     }
   } catch (error) {
+    if (signal?.aborted) {
+      const cancelled = new RunCancelledError({ jobId, createJobHash: transactionHash })
+      log(`run: ${cancelled.message}`)
+      throw cancelled
+    }
     // These already name the job and what happened to the money.
     if (error instanceof JobExpiredRefundedError || error instanceof RefundFailedError || error instanceof JobEndedUnsettledError) throw error
     throw new RunInterruptedError({ jobId, createJobHash: transactionHash, cause: error })
@@ -88,15 +118,17 @@ type SettleParameters = {
   createJobHash: string
   giveUpAt: number
   pollIntervalMs: number
+  signal: AbortSignal | undefined
+  onPending: () => void
 }
 
 /** Waits for settlement; at expiry reclaims the escrow and throws the refund. */
 async function settle(
   client: Client,
-  { chain, escrow, account, jobId, createJobHash, giveUpAt, pollIntervalMs }: SettleParameters,
+  { chain, escrow, account, jobId, createJobHash, giveUpAt, pollIntervalMs, signal, onPending }: SettleParameters,
 ): Promise<Extract<WaitForJobOutcomeReturnType, { outcome: 'settled' }>> {
   for (;;) {
-    const outcome = await waitForJobOutcome(client, { chain, jobId, pollIntervalMs, giveUpAt })
+    const outcome = await waitForJobOutcome(client, { chain, jobId, pollIntervalMs, giveUpAt, signal, onPending })
     if (outcome.outcome === 'settled') return outcome
     let refundHash: string | null
     try {
@@ -115,11 +147,15 @@ async function fetchOutput({
   settings,
   jobId,
   job,
+  escrow,
+  chainId,
   log,
 }: {
   settings: RunSettings
   jobId: bigint
-  job: { outputRootHash?: `0x${string}` | undefined }
+  job: Pick<Job, 'seller' | 'outputRootHash'>
+  escrow: Address
+  chainId: number
   log: (message: string) => void
 }): Promise<Pick<RunResult, 'output' | 'outputNote'>> {
   const fetched: FetchJobOutputReturnType =
@@ -131,6 +167,9 @@ async function fetchOutput({
             urlTemplate: settings.outputUrl,
             jobId,
             account: settings.account,
+            seller: job.seller,
+            chainId,
+            escrow,
             outputRootHash: job.outputRootHash,
           })
   if (fetched.note === null) return { output: fetched.output }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Client } from 'viem'
 import { getBlock } from 'viem/actions'
 import { type Job, jobStateNames } from '../../contract/job.ts'
@@ -13,6 +14,10 @@ export type WaitForJobOutcomeParameters = {
   giveUpAt: number
   /** Consecutive failed polls (node unreachable) tolerated before giving up. */
   maxFailedPolls?: number
+  /** Stops the wait (the caller cancelled): rejects with the signal's reason. */
+  signal?: AbortSignal | undefined
+  /** Called after each poll that found the job still Pending. */
+  onPending?: ((job: Job) => void) | undefined
 }
 
 export type WaitForJobOutcomeReturnType =
@@ -28,24 +33,26 @@ const settledStates = new Set<number>([
 ])
 const pendingState = jobStateNames.indexOf('Pending')
 
-/** Polls the job on chain until the seller settles it or it expires. */
+/** Polls the job on chain until the seller settles it or it expires, or the signal aborts the wait. */
 export async function waitForJobOutcome(
   client: Client,
-  { chain, jobId, pollIntervalMs, giveUpAt, maxFailedPolls = 30 }: WaitForJobOutcomeParameters,
+  { chain, jobId, pollIntervalMs, giveUpAt, maxFailedPolls = 30, signal, onPending }: WaitForJobOutcomeParameters,
 ): Promise<WaitForJobOutcomeReturnType> {
   let failedPolls = 0
   for (;;) {
+    signal?.throwIfAborted()
     try {
       const [job, head] = await Promise.all([chain.getJob({ jobId }), getBlock(client, { blockTag: 'latest' })])
       failedPolls = 0
       if (settledStates.has(job.state)) return { outcome: 'settled', job }
       if (job.state !== pendingState) throw new JobEndedUnsettledError({ jobId, stateName: job.stateName })
       if (head.timestamp >= BigInt(job.timeout) || Date.now() >= giveUpAt) return { outcome: 'expired', job }
+      onPending?.(job)
     } catch (error) {
       if (error instanceof JobEndedUnsettledError) throw error
       failedPolls += 1
       if (failedPolls >= maxFailedPolls) throw error
     }
-    await new Promise((resolve) => setTimeout(resolve, pollIntervalMs))
+    await sleep(pollIntervalMs, undefined, { signal })
   }
 }

@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import packageJson from '../../package.json' with { type: 'json' }
+import type { ToolProgress } from '../tools/defineTool.ts'
 import type { ToolDispatcher } from './createToolDispatcher.ts'
 
 export type CreateMarketMcpServerReturnType = Server
@@ -20,14 +21,24 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator()
 /**
  * An MCP protocol server offering the dispatcher's tools: the SDK's low-level `Server`, which holds
  * only the state of one connection (pending requests by JSON-RPC id), so the hosted server can make
- * one per request cheaply; the tools themselves are prepared once, in the dispatcher.
+ * one per request cheaply; the tools themselves are prepared once, in the dispatcher. Each call
+ * gets the request's abort signal (a `notifications/cancelled`, or the connection closing) and, when
+ * the client sent a progress token, a way to report progress.
  */
 export function createMarketMcpServer(dispatcher: ToolDispatcher): CreateMarketMcpServerReturnType {
   const server = new Server(
     { name: mcpServerName, version: packageJson.version },
-    { capabilities: { tools: { listChanged: true } }, instructions, jsonSchemaValidator },
+    // No listChanged: the tools never change while a server runs, and a stateless one could not say so.
+    { capabilities: { tools: {} }, instructions, jsonSchemaValidator },
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...dispatcher.tools] }))
-  server.setRequestHandler(CallToolRequestSchema, (request) => dispatcher.call(request.params))
+  server.setRequestHandler(CallToolRequestSchema, (request, { signal, sendNotification }) => {
+    const progressToken = request.params._meta?.progressToken
+    const reportProgress =
+      progressToken === undefined
+        ? undefined
+        : (progress: ToolProgress) => sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
+    return dispatcher.call(request.params, { signal, reportProgress })
+  })
   return server
 }

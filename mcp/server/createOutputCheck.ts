@@ -1,5 +1,5 @@
-import { getParseErrorMessage } from '@modelcontextprotocol/sdk/server/zod-compat.js'
 import type { AnyZodObject, ZodTypeAny } from 'zod'
+import { describeZodIssues } from './describeZodIssues.ts'
 
 /** Undefined when the value conforms to the schema, else the SDK's message for the issues found. */
 export type OutputCheck = (value: unknown) => string | undefined
@@ -44,7 +44,7 @@ export function createOutputCheck(schema: AnyZodObject): OutputCheck {
     if (conforms(value)) return undefined
     // Not known to conform: the whole schema decides, and words the issues.
     const result = schema.safeParse(value)
-    return result.success ? undefined : getParseErrorMessage(result.error)
+    return result.success ? undefined : describeZodIssues(result.error)
   }
 }
 

@@ -1,8 +1,8 @@
-import { getParseErrorMessage } from '@modelcontextprotocol/sdk/server/zod-compat.js'
-import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js'
 import { ErrorCode, McpError, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
-import type { MarketTool } from '../tools/defineTool.ts'
+import { zodToJsonSchema } from 'zod-to-json-schema'
+import type { MarketTool, ToolCallExtra } from '../tools/defineTool.ts'
 import { createOutputCheck, type OutputCheck } from './createOutputCheck.ts'
+import { describeZodIssues } from './describeZodIssues.ts'
 
 export type CreateToolDispatcherParameters<context> = {
   tools: readonly MarketTool<context>[]
@@ -12,7 +12,9 @@ export type CreateToolDispatcherParameters<context> = {
 export type ToolDispatcher = {
   /** The `tools/list` entries, JSON Schemas included. */
   tools: readonly Tool[]
-  call: (params: CallToolRequest['params']) => Promise<CallToolResult>
+  call: (params: CallToolRequest['params'], extra: ToolCallExtra) => Promise<CallToolResult>
+  /** Resolves once no call is running (a closing stdio server waits for `run` to say which job it leaves). */
+  idle: () => Promise<void>
 }
 
 export type CreateToolDispatcherReturnType = ToolDispatcher
@@ -36,32 +38,48 @@ export function createToolDispatcher<context extends { log: (message: string) =>
     name,
     title,
     description,
-    inputSchema: toJsonSchemaCompat(inputSchema, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
+    // The converter and options the SDK's McpServer lists zod 3 schemas with.
+    inputSchema: zodToJsonSchema(inputSchema, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
     annotations,
     execution: { taskSupport: 'forbidden' },
-    outputSchema: toJsonSchemaCompat(outputSchema, { strictUnions: true, pipeStrategy: 'output' }) as Tool['outputSchema'],
+    outputSchema: zodToJsonSchema(outputSchema, { strictUnions: true, pipeStrategy: 'output' }) as Tool['outputSchema'],
   }))
+  const running = new Set<Promise<CallToolResult>>()
+
+  const call = async (
+    { tool, checkOutput }: PreparedTool<context>,
+    args: CallToolRequest['params']['arguments'],
+    extra: ToolCallExtra,
+  ): Promise<CallToolResult> => {
+    try {
+      const parsed = tool.inputSchema.safeParse(args ?? {})
+      if (!parsed.success) {
+        return errorResult(`Input validation error: Invalid arguments for tool ${tool.name}: ${describeZodIssues(parsed.error)}`)
+      }
+      const result = await tool.call(context, parsed.data, extra)
+      if (result.isError) return result
+      const problem = checkOutput(result.structuredContent)
+      return problem === undefined
+        ? result
+        : errorResult(`Output validation error: Invalid structured content for tool ${tool.name}: ${problem}`)
+    } catch (error) {
+      // A schema that throws (the tools catch their own failures): McpServer answers its message.
+      return { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true }
+    }
+  }
 
   return {
     tools: listing,
-    async call({ name, arguments: args }) {
+    call({ name, arguments: args }, extra) {
       const entry = prepared.get(name)
-      if (entry === undefined) return errorResult(`Tool ${name} not found`)
-      try {
-        const parsed = entry.tool.inputSchema.safeParse(args ?? {})
-        if (!parsed.success) {
-          return errorResult(`Input validation error: Invalid arguments for tool ${name}: ${getParseErrorMessage(parsed.error)}`)
-        }
-        const result = await entry.tool.call(context, parsed.data)
-        if (result.isError) return result
-        const problem = entry.checkOutput(result.structuredContent)
-        return problem === undefined
-          ? result
-          : errorResult(`Output validation error: Invalid structured content for tool ${name}: ${problem}`)
-      } catch (error) {
-        // A schema that throws (the tools catch their own failures): McpServer answers its message.
-        return { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true }
-      }
+      if (entry === undefined) return Promise.resolve(errorResult(`Tool ${name} not found`))
+      const result = call(entry, args, extra)
+      running.add(result)
+      void result.finally(() => running.delete(result))
+      return result
+    },
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running])
     },
   }
 }

@@ -32,11 +32,13 @@ if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)
 try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env, defaultNetwork: '0g-mainnet' })
   const context = { ...createToolContext(config, { log }), env: process.env }
-  const server = createMarketMcpServer(createToolDispatcher(context, { tools: localTools }))
-  const transport = new StdioServerTransport()
-  transport.onclose = () => process.exit(0)
-  process.stdin.once('end', () => process.exit(0))
-  await server.connect(transport)
+  const dispatcher = createToolDispatcher(context, { tools: localTools })
+  const server = createMarketMcpServer(dispatcher)
+  // The client went away: closing the server aborts the calls still running (a `run` waiting for
+  // settlement logs the paid job it leaves), then the process ends once they have returned.
+  server.onclose = () => void dispatcher.idle().then(() => process.exit(0))
+  process.stdin.once('end', () => void server.close())
+  await server.connect(new StdioServerTransport())
   const source = config.indexerUrl === null ? `chain ${config.rpcUrl}` : `indexer ${config.indexerUrl}`
   log(`tee-market-mcp (stdio, 5 tools), network ${config.network}, reading ${source}`)
 } catch (error) {

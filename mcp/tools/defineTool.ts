@@ -3,6 +3,17 @@ import type { AnyZodObject, z } from 'zod'
 import { toMirroredResult } from './toMirroredResult.ts'
 import { toToolErrorResult } from './toToolErrorResult.ts'
 
+/** Progress of a long call, as MCP `notifications/progress` carries it. */
+export type ToolProgress = { progress: number; total?: number; message?: string }
+
+/** What the protocol gives one call besides its arguments. */
+export type ToolCallExtra = {
+  /** Aborted when the client cancels the call or goes away. */
+  signal: AbortSignal
+  /** Sends a progress notification; undefined when the client sent no progress token. */
+  reportProgress?: ((progress: ToolProgress) => Promise<void>) | undefined
+}
+
 export type ToolDefinition<context, input extends AnyZodObject, output extends AnyZodObject> = {
   name: string
   title: string
@@ -18,7 +29,7 @@ export type ToolDefinition<context, input extends AnyZodObject, output extends A
    * checked and serialized, is handed out again instead of a copy of it.
    */
   reusesLastAnswer?: boolean
-  handler: (context: context, args: z.output<input>) => Promise<z.input<output>>
+  handler: (context: context, args: z.output<input>, extra: ToolCallExtra) => Promise<z.input<output>>
 }
 
 /** A tool as the servers offer it: its listing, and a call on arguments its input schema accepted. */
@@ -29,7 +40,7 @@ export type MarketTool<context> = {
   inputSchema: AnyZodObject
   outputSchema: AnyZodObject
   annotations: ToolAnnotations
-  call: (context: context & { log: (message: string) => void }, args: unknown) => Promise<CallToolResult>
+  call: (context: context & { log: (message: string) => void }, args: unknown, extra: ToolCallExtra) => Promise<CallToolResult>
 }
 
 /**
@@ -48,10 +59,10 @@ export function defineTool<context, input extends AnyZodObject, output extends A
   }
   return {
     ...listing,
-    async call(context, args) {
+    async call(context, args, extra) {
       try {
         // The dispatcher passes only what `inputSchema` parsed, so this is the schema's output type.
-        return answer(await handler(context, args as z.output<input>))
+        return answer(await handler(context, args as z.output<input>, extra))
       } catch (error) {
         return toToolErrorResult(error, { tool: definition.name, log: context.log })
       }

@@ -15,17 +15,20 @@ export const runTool = defineTool({
     "refuses, spending nothing, when the key is missing or malformed, the service is unknown or inactive, the prompt's UTF-8 size exceeds " +
     'maxInputBytes, the balance is too low, or the price is above MARKET_MAX_PRICE_WEI. If the seller does not settle within timeoutSec ' +
     '(default 300, 30 to 86400), the escrow is reclaimed and the error names the job and the refund transaction. Never retry a run whose ' +
-    'error names a job id: check that job with get_job instead. Check the service with get_service first.',
+    'error names a job id: check that job with get_job instead. Check the service with get_service first. Sends progress ' +
+    'notifications while it waits (when given a progress token); a cancel before payment spends nothing, a cancel after it stops ' +
+    'the wait and leaves the paid job on chain (the server log names it).',
   inputSchema: RunArgsSchema,
   outputSchema: RunResultSchema,
   annotations: {
     title: 'Pay for one inference',
     readOnlyHint: false,
-    destructiveHint: false,
+    // It spends funds irreversibly, and two calls pay twice.
+    destructiveHint: true,
     idempotentHint: false,
     openWorldHint: true,
   },
-  async handler({ chain, client, escrow, explorerUrl, env, log }: LocalToolContext, { serviceId, prompt, timeoutSec }) {
-    return runJob(client, { chain, escrow, explorerUrl, env, serviceId: BigInt(serviceId), prompt, timeoutSec, log })
+  async handler({ chain, client, escrow, explorerUrl, env, log }: LocalToolContext, { serviceId, prompt, timeoutSec }, { signal, reportProgress }) {
+    return runJob(client, { chain, escrow, explorerUrl, env, serviceId: BigInt(serviceId), prompt, timeoutSec, log, signal, reportProgress })
   },
 })

@@ -1,9 +1,9 @@
-import type { AppRoute, AppRouter, ServerInferRequest, ServerInferResponses } from '@ts-rest/core'
+import type { AppRoute, ServerInferRequest, ServerInferResponses } from '@ts-rest/core'
 
 /**
  * How one contract route is answered. `version` comes first and must be cheap: when the client
  * already holds that version (If-None-Match) or a body built from it is kept, `answer` is never
- * called. Both receive the path and query parameters as the route's zod schemas parsed them.
+ * called. Both receive the request as the route's zod schemas parsed it.
  */
 export type ContractHandler<R extends AppRoute> = {
   /**
@@ -13,9 +13,4 @@ export type ContractHandler<R extends AppRoute> = {
   version: (request: ServerInferRequest<R>) => number | undefined
   /** `{ status, body }` as the contract declares them; errors are thrown (see toErrorReply). */
   answer: (request: ServerInferRequest<R>) => ServerInferResponses<R>
-}
-
-/** One handler per route, nested as the contract is. */
-export type ContractHandlers<T extends AppRouter> = {
-  [K in keyof T]: T[K] extends AppRoute ? ContractHandler<T[K]> : T[K] extends AppRouter ? ContractHandlers<T[K]> : never
 }

@@ -1,7 +1,7 @@
+import type { AppRoute } from '@ts-rest/core'
 import type { FastifyInstance } from 'fastify'
 import type { BuildOpenApiDocumentReturnType as OpenApiDocument } from '../../contract/openapi.ts'
 import { OpenApiOperationMissingError } from '../../errors/http.ts'
-import type { ContractRouteConfig } from './registerContractRoutes.ts'
 
 /** `$id` under which the document's `components` are shared with every route's serializer. */
 const componentsId = 'openapi'
@@ -16,12 +16,12 @@ export type AddResponseSchemasParameters = {
  * generated from the same zod schemas, and Fastify compiles them into fast-json-stringify
  * serializers (which also drop any key the contract does not declare).
  * The document's `#/components/...` references resolve against a shared schema holding them.
- * Must run before registerContractRoutes.
+ * Must run before the ts-rest plugin registers its routes (they carry `config.tsRestRoute`).
  */
 export function addResponseSchemas(app: FastifyInstance, { document }: AddResponseSchemasParameters): void {
   app.addSchema({ $id: componentsId, components: skipEscapingPlainStrings(document.components) })
   app.addHook('onRoute', (route) => {
-    const appRoute = (route.config as Partial<ContractRouteConfig> | undefined)?.contractRoute
+    const appRoute = (route.config as { tsRestRoute?: AppRoute } | undefined)?.tsRestRoute
     if (appRoute === undefined) return
     const path = appRoute.path.replace(/:(\w+)/g, '{$1}')
     const method = appRoute.method.toLowerCase()

@@ -1,16 +1,19 @@
+import { initServer } from '@ts-rest/fastify'
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { BuildOpenApiDocumentReturnType as OpenApiDocument } from '../../contract/openapi.ts'
 import { marketContract } from '../../contract/router.ts'
 import { RouteNotFoundError } from '../../errors/http.ts'
 import type { Store } from '../store/createStore.ts'
+import { addAnswerHooks } from './addAnswerHooks.ts'
 import { addCorsHeaders } from './addCorsHeaders.ts'
 import { addResponseSchemas } from './addResponseSchemas.ts'
-import { createMarketHandlers } from './createMarketHandlers.ts'
-import { createResponder } from './createResponder.ts'
+import { answerClientError } from './answerClientError.ts'
+import { createMarketRouter } from './createMarketRouter.ts'
 import { handleError } from './handleError.ts'
 import { handleFrameworkError } from './handleFrameworkError.ts'
+import { handleRequestValidationError } from './handleRequestValidationError.ts'
+import { hardenServer, type ServerLimits } from './hardenServer.ts'
 import { listContractPaths } from './listContractPaths.ts'
-import { registerContractRoutes } from './registerContractRoutes.ts'
 import { registerDocsRoutes, docsPaths } from './registerDocsRoutes.ts'
 import { registerReadOnlyGuards } from './registerReadOnlyGuards.ts'
 
@@ -29,6 +32,8 @@ export type BuildAppParameters = {
   /** The Redoc page served at `/docs` (see buildDocsHtml). */
   docsHtml: string
   logger?: FastifyServerOptions['logger']
+  /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
+  limits?: Partial<ServerLimits> | undefined
 }
 
 export type BuildAppReturnType = FastifyInstance
@@ -39,31 +44,38 @@ export type BuildAppReturnType = FastifyInstance
  */
 const maxParamLength = 16_384
 
-/** The REST indexer as a Fastify instance, not yet listening (only server/main.ts listens). */
-export function buildApp({ store, mode, openApiText, docsHtml, logger = false }: BuildAppParameters): BuildAppReturnType {
+const s = initServer()
+
+/**
+ * The REST indexer as a Fastify instance, not yet listening (only server/main.ts listens). The
+ * contract is mounted by `@ts-rest/fastify` as an encapsulated plugin; what every answer shares
+ * (CORS, ETags and kept bodies, compression, compiled response schemas, error shapes, 405 guards)
+ * are hooks and handlers of the app around it, one call per concern.
+ */
+export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits }: BuildAppParameters): BuildAppReturnType {
   const app = Fastify({
     logger,
     logController: new LogController({ disableRequestLogging: mode === 'production' }),
     routerOptions: { maxParamLength },
     frameworkErrors: handleFrameworkError,
+    clientErrorHandler: answerClientError,
   })
   const paths = [...listContractPaths(marketContract), ...docsPaths]
   const knownPaths = paths.map((path) => path.replace(/:(\w+)/g, '{$1}'))
 
+  hardenServer(app, { methods: ['GET', 'HEAD', 'OPTIONS'], limits })
   app.setErrorHandler(handleError)
   app.setNotFoundHandler(async (request) => {
     throw new RouteNotFoundError({ path: request.url.split('?')[0] ?? request.url, knownPaths })
   })
   addCorsHeaders(app)
   addResponseSchemas(app, { document: JSON.parse(openApiText) as OpenApiDocument })
-  const respond = createResponder()
-  registerContractRoutes(app, {
-    contract: marketContract,
-    handlers: createMarketHandlers({ store }),
-    respond,
-    validateResponses: mode === 'development',
+  const answers = addAnswerHooks(app)
+  app.register(s.plugin(createMarketRouter({ store, answers })), {
+    responseValidation: mode === 'development',
+    requestValidationErrorHandler: handleRequestValidationError,
   })
-  registerDocsRoutes(app, { openApiText, docsHtml, respond })
+  registerDocsRoutes(app, { openApiText, docsHtml, answers })
   registerReadOnlyGuards(app, { paths })
   return app
 }

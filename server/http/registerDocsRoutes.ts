@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { Resource, Responder } from './createResponder.ts'
+import type { AnswerHooks } from './addAnswerHooks.ts'
 
 export const docsPaths = ['/openapi.json', '/docs'] as const
 
@@ -8,21 +8,19 @@ export type RegisterDocsRoutesParameters = {
   openApiText: string
   /** The self-contained Redoc page built from it. */
   docsHtml: string
-  respond: Responder
+  answers: AnswerHooks
 }
 
 /** Neither page changes while the app runs: one version for their whole life. */
 const docsVersion = 0
 
-/** `GET /openapi.json` and `GET /docs` (the API reference, readable offline). */
-export function registerDocsRoutes(app: FastifyInstance, { openApiText, docsHtml, respond }: RegisterDocsRoutesParameters): void {
-  const page = (contentType: string, body: string): Resource<undefined> => ({
-    contentType,
-    version: () => docsVersion,
-    build: () => ({ status: 200, body }),
-  })
-  const openApi = page('application/json; charset=utf-8', openApiText)
-  const docs = page('text/html; charset=utf-8', docsHtml)
-  app.get('/openapi.json', (request, reply) => respond(request, reply, openApi, undefined))
-  app.get('/docs', (request, reply) => respond(request, reply, docs, undefined))
+/** `GET /openapi.json` and `GET /docs` (the API reference, readable offline), ETag and compression as the API's. */
+export function registerDocsRoutes(app: FastifyInstance, { openApiText, docsHtml, answers }: RegisterDocsRoutesParameters): void {
+  const page = (url: string, contentType: string, body: string): void => {
+    app.get(url, { onRequest: answers.onRequest({ contentType, version: () => docsVersion }) }, (_request, reply) => {
+      reply.type(contentType).send(body)
+    })
+  }
+  page('/openapi.json', 'application/json; charset=utf-8', openApiText)
+  page('/docs', 'text/html; charset=utf-8', docsHtml)
 }

@@ -1,7 +1,17 @@
 import { STATUS_CODES } from 'node:http'
 import type { ErrorBody } from '../../contract/error.ts'
 import type { BaseError } from '../../errors/BaseError.ts'
-import { InvalidParameterError, MalformedUrlError, MethodNotAllowedError, RouteNotFoundError } from '../../errors/http.ts'
+import {
+  ExpectationFailedError,
+  HeadersTooLargeError,
+  InvalidParameterError,
+  MalformedRequestError,
+  MalformedUrlError,
+  MethodNotAllowedError,
+  MissingHostError,
+  RequestTimeoutError,
+  RouteNotFoundError,
+} from '../../errors/http.ts'
 import { JobNotFoundError, ServiceNotFoundError } from '../../errors/notFound.ts'
 
 export type ErrorReply = {
@@ -16,6 +26,11 @@ type ErrorClass = abstract new (...args: never[]) => BaseError
 const statusByClass: ReadonlyArray<readonly [ErrorClass, number]> = [
   [InvalidParameterError, 400],
   [MalformedUrlError, 400],
+  [MalformedRequestError, 400],
+  [MissingHostError, 400],
+  [RequestTimeoutError, 408],
+  [ExpectationFailedError, 417],
+  [HeadersTooLargeError, 431],
   [ServiceNotFoundError, 404],
   [JobNotFoundError, 404],
   [RouteNotFoundError, 404],

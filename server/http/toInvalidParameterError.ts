@@ -4,7 +4,7 @@ import { InvalidParameterError, type ParameterLocation } from '../../errors/http
 export type ToInvalidParameterErrorParameters = {
   location: ParameterLocation
   error: ZodError
-  /** The parameters as they arrived (Fastify's `request.params` or `request.query`). */
+  /** The parameters as they arrived (Fastify's `request.params`, `query`, `headers` or `body`). */
   values: unknown
 }
 
@@ -15,6 +15,7 @@ export type ToInvalidParameterErrorParameters = {
 export function toInvalidParameterError({ location, error, values }: ToInvalidParameterErrorParameters): InvalidParameterError {
   const issue = error.issues[0]
   const parameter = String(issue?.path[0] ?? 'unknown')
-  const value = (values as Record<string, string | string[] | undefined>)[parameter] ?? ''
-  return new InvalidParameterError({ location, parameter, value, expected: issue?.message ?? 'Check the API reference at /docs.' })
+  const value = (values as Record<string, unknown> | null | undefined)?.[parameter]
+  const quoted = typeof value === 'string' || Array.isArray(value) ? (value as string | string[]) : JSON.stringify(value) ?? ''
+  return new InvalidParameterError({ location, parameter, value: quoted, expected: issue?.message ?? 'Check the API reference at /docs.' })
 }

@@ -52,6 +52,8 @@ test('default', () => {
     mcpPort: 8081,
     sellerPort: 8082,
     indexerUrl: null,
+    allowedHosts: [],
+    allowedOrigins: [],
   })
 })
 
@@ -239,6 +241,36 @@ describe('errors', () => {
       /^Option '--port <value>' argument missing\. Known options: /,
     )
     expect(errorOf(() => loadConfig({ argv: ['devnet'], env: {} })).message).toMatch(/^Unexpected argument 'devnet'/)
+  })
+
+  test('a value that could be a key is never quoted, wherever it was given', () => {
+    const key = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6'
+    const messages = [
+      errorOf(() => loadConfig({ argv: ['--deployment', recordPath, '--port', key], env: {} })).message,
+      errorOf(() => loadConfig({ argv: ['--deployment', recordPath], env: { RPC_URL: key } })).message,
+      errorOf(() => loadConfig({ argv: ['--deployment', recordPath], env: { MARKET_NETWORK: key } })).message,
+      errorOf(() => loadConfig({ argv: [key], env: {} })).message,
+      errorOf(() => loadConfig({ argv: [`--${key}`], env: {} })).message,
+      errorOf(() => loadConfig({ argv: ['--deployment', recordPath, '--rpc-url', `ftp://rpc.example/v3/${key.slice(2, 34)}`], env: {} })).message,
+    ]
+    for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
+    expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --allowed-hosts, --allowed-origins."`)
+  })
+
+  test('--allowed-hosts and --allowed-origins: comma-separated names, each checked', () => {
+    const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+    expect(load(['--allowed-hosts', 'mcp.example.org, Other.example.org']).allowedHosts).toEqual(['mcp.example.org', 'other.example.org'])
+    expect(load([], { MCP_ALLOWED_ORIGINS: 'https://app.example.org,http://localhost:3000' }).allowedOrigins).toEqual([
+      'https://app.example.org',
+      'http://localhost:3000',
+    ])
+    expect(errorOf(() => load(['--allowed-hosts', 'mcp.example.org:443'])).message).toMatchInlineSnapshot(
+      `"--allowed-hosts must be a comma-separated list of host names without port, e.g. mcp.example.org, got "mcp.example.org:443"."`,
+    )
+    expect(errorOf(() => load(['--allowed-origins', 'https://app.example.org/path'])).message).toMatchInlineSnapshot(
+      `"--allowed-origins must be a comma-separated list of origins (scheme://host[:port]), e.g. https://app.example.org, got "https://app.example.org/path"."`,
+    )
   })
 
   test('missing or malformed devnet deployment record', () => {

@@ -7,6 +7,7 @@ import { JobSchema } from '../../contract/job.ts'
 import { ListServicesResultSchema, McpHealthSchema, VerifyAttestationResultSchema } from '../../contract/mcp.ts'
 import { ServiceSchema } from '../../contract/service.ts'
 import { createChainSource } from '../../mcp/source/createChainSource.ts'
+import { httpRequest } from '../rest/httpRequest.ts'
 import { startRestServer, type RestServer } from '../rest/startRestServer.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
 import { postRawToolCall } from './support/postRawToolCall.ts'
@@ -356,6 +357,58 @@ describe.each(['chain', 'indexer'] as const)('hosted MCP server reading the %s',
       expect(messages.find(({ id }) => id === 2)?.result).toEqual({})
     })
 
+    test('a body sent as text/plain: 415 with a JSON-RPC error body, as the SDK answers', async () => {
+      const response = await fetch(mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+      expect(response.status).toBe(415)
+      expect(await response.json()).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' },
+        id: null,
+      })
+    })
+
+    test('a foreign Origin on a loopback bind: 403, the call is not made', async () => {
+      const response = await httpRequest(hosted.url, '/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'https://evil.example' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_service', arguments: { serviceId: '1' } } }),
+      })
+      expect(response.status).toBe(403)
+      expect(JSON.parse(response.text)).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Invalid Origin header: https://evil.example' },
+        id: null,
+      })
+    })
+
+    test('a Host that is not a loopback name (DNS rebinding): 403', async () => {
+      const response = await httpRequest(hosted.url, '/mcp', {
+        method: 'POST',
+        headers: { host: 'evil.example:8081', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+      expect(response.status).toBe(403)
+      expect(JSON.parse(response.text)).toMatchObject({ error: { code: -32000, message: 'Invalid Host: evil.example' } })
+    })
+
+    test('a loopback Origin is served', async () => {
+      const { port } = new URL(hosted.url)
+      const response = await httpRequest(hosted.url, '/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: `http://localhost:${port}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+      expect(response.status).toBe(200)
+    })
+
+    test('initialize: tools without listChanged (a stateless server can never send it)', async () => {
+      expect(client.getServerCapabilities()?.tools).toEqual({})
+    })
+
     test('still serving after all of the above', async () => {
       const result = await call(client, 'get_service', { serviceId: '1' })
       expect(result.isError ?? false).toBe(false)
@@ -379,6 +432,28 @@ describe('hosted MCP server whose chain does not answer', () => {
         )
       }
       expect(hosted.stderr()).toContain('get_service failed')
+    } finally {
+      await hosted.stop()
+    }
+  })
+})
+
+describe('hosted MCP server behind a proxy (--allowed-hosts, --allowed-origins)', () => {
+  test('the named host and origin are served, others refused', async () => {
+    const hosted = await spawnHostedMcp({
+      env: devnetEnv(devnet, { MCP_ALLOWED_HOSTS: 'mcp.example.org', MCP_ALLOWED_ORIGINS: 'https://app.example.org' }),
+    })
+    const post = (headers: Record<string, string>) =>
+      httpRequest(hosted.url, '/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+    try {
+      expect((await post({ host: 'mcp.example.org', origin: 'https://app.example.org' })).status).toBe(200)
+      expect((await post({})).status).toBe(200)
+      expect((await post({ host: 'other.example.org' })).status).toBe(403)
+      expect((await post({ origin: 'https://other.example.org' })).status).toBe(403)
     } finally {
       await hosted.stop()
     }

@@ -107,8 +107,8 @@ describe("hosted MCP server reading the indexer's store in process", () => {
     }
   })
 
-  // A lone tools/call is answered without a protocol server; inside a batch it goes through the
-  // SDK's. Both must send the same bytes.
+  // A lone tools/call and the same call inside a batch go through the same SDK transport and
+  // server: both must send the same bytes.
   test.each([
     ['get_job, settled', toolCall(5, 'get_job', { jobId: seededJobs.settled })],
     ['get_job, pending', toolCall(5, 'get_job', { jobId: seededJobs.pending })],

@@ -15,6 +15,7 @@ import {
 } from 'viem'
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
@@ -137,6 +138,80 @@ test('default: pays, settles, verifies, fetches the output; one job, price + gas
   expect(after.nextJobId).toBe(before.nextJobId + 1n)
   expect(after.nonce).toBe(before.nonce + 1)
   expect(before.balance - after.balance).toBe(service.pricePerCall + (await gasCost([response.txHashes.createJob])))
+})
+
+test('progress: notifications while it waits, when the client sends a progress token', async () => {
+  const mcp = await startServer({ MARKET_PRIVATE_KEY: accountKey(27) })
+  const notes: { progress: number; total?: number; message?: string }[] = []
+  const result = (await mcp.client.callTool(
+    { name: 'run', arguments: { serviceId: servedServiceId, prompt: 'Say hello.', timeoutSec: 60 } },
+    undefined,
+    { timeout: 600_000, onprogress: (progress) => notes.push(progress) },
+  )) as CallToolResult
+  expect(result.isError ?? false, textOf(result)).toBe(false)
+  const { jobId } = RunResultSchema.parse(JSON.parse(textOf(result)))
+  expect(notes.length).toBeGreaterThanOrEqual(2)
+  expect(notes[0]?.message).toMatch(new RegExp(`^Job ${jobId} created and paid in 0x[0-9a-f]{64}; waiting for the seller to settle it\\.$`))
+  expect(notes.at(-1)?.message).toBe(`Job ${jobId} settled: verifying its attestation and fetching the output.`)
+  for (const [index, note] of notes.entries()) {
+    expect(note.total).toBe(60)
+    if (index > 0) expect(note.progress).toBeGreaterThan(notes[index - 1]!.progress)
+  }
+})
+
+/** Resolves once the escrow's next job id has moved past `before`: run has paid. */
+async function paid(before: bigint): Promise<void> {
+  const client = publicClient()
+  while ((await client.readContract({ address: devnet.deployment.escrow, abi: escrowAbi, functionName: 'nextJobId' })) === before) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+test('a cancelled run stops waiting; the log names the paid job, which stays on chain unrefunded', async () => {
+  const key = accountKey(24)
+  const buyer = privateKeyToAccount(key).address
+  const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
+  const before = await snapshot(buyer)
+  const controller = new AbortController()
+  const running = mcp.client.callTool(
+    { name: 'run', arguments: { serviceId: unservedServiceId, prompt: 'Cancel me.', timeoutSec: 600 } },
+    undefined,
+    { timeout: 600_000, signal: controller.signal },
+  )
+  await paid(before.nextJobId)
+  controller.abort('the user changed their mind')
+  await expect(running).rejects.toThrow()
+  const jobId = before.nextJobId
+  await until(() => mcp.stderr().includes(`run was cancelled while waiting for job "${jobId}"`), 'the cancellation log line')
+  expect(mcp.stderr()).toMatch(new RegExp(`run was cancelled while waiting for job "${jobId}", created and paid in transaction "0x[0-9a-f]{64}"`))
+
+  const job = JobSchema.parse(JSON.parse(textOf(await mcp.call('get_job', { jobId: jobId.toString() }))))
+  expect(job.stateName).toBe('Pending')
+  const after = await snapshot(buyer)
+  expect(after.nonce).toBe(before.nonce + 1)
+})
+
+test('a closed stdio aborts the wait: the log names the paid job and the server exits', async () => {
+  const key = accountKey(28)
+  const buyer = privateKeyToAccount(key).address
+  const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
+  const before = await snapshot(buyer)
+  const running = mcp.call('run', { serviceId: unservedServiceId, prompt: 'Hang up on me.', timeoutSec: 600 })
+  running.catch(() => {})
+  await paid(before.nextJobId)
+  const started = performance.now()
+  await mcp.close()
+  await until(() => mcp.stderr().includes(`run was cancelled while waiting for job "${before.nextJobId}"`), 'the cancellation log line')
+  // The client transport kills a server that has not exited 2 s after its stdin closed.
+  expect(performance.now() - started).toBeLessThan(2_000)
 })
 
 test('the answer to createJob is lost on the way back: run finds its job, and creates only that one', async () => {
@@ -334,6 +409,20 @@ describe('refusals before paying: a clear error and nothing spent', () => {
     const message = await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })
     expect(message).toMatch(new RegExp(`^${variable} "${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" must be .+\\. Nothing was spent\\.$`))
   })
+
+  test.each(['MARKET_MAX_PRICE_WEI', 'MARKET_POLL_INTERVAL_MS', 'MARKET_OUTPUT_URL'])(
+    'a private key pasted into %s: the message names the variable, never the key',
+    async (variable) => {
+      const pasted = accountKey(29)
+      const mcp = await startServer({ MARKET_PRIVATE_KEY: fundedKey, [variable]: pasted })
+      const message = await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })
+      expect(message).toMatch(
+        new RegExp(`^${variable} must be .+, got a value of 66 characters, not shown as it may hold a key\\. Nothing was spent\\.$`),
+      )
+      expect(message).not.toContain(pasted.slice(2, 20))
+      expect(mcp.stderr()).not.toContain(pasted.slice(2, 20))
+    },
+  )
 
   test.each([
     ['timeoutSec below 30', { timeoutSec: runTimeoutSec.min - 1 }, 'timeoutSec'],

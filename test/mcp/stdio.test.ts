@@ -46,7 +46,7 @@ describe.each(['chain', 'indexer'] as const)('stdio MCP server reading the %s', 
       ['get_job', 'get_service', 'list_services', 'run', 'verify_attestation'],
     )
     const run = tools.find((tool) => tool.name === 'run')
-    expect(run?.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true })
+    expect(run?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true })
     expect(run?.inputSchema.required).toEqual(['serviceId', 'prompt'])
     await waitFor(() => mcp.stderr().includes('network devnet'))
     expect(mcp.stderr()).toContain('network devnet')

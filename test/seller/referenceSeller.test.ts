@@ -11,6 +11,7 @@ import { parseAttestationText } from '../../chain/attestation/parseAttestationTe
 import { recoverAttestationSigner } from '../../chain/attestation/recoverAttestationSigner.ts'
 import { createBuiltinBackend } from '../../devnet/seller/backends/createBuiltinBackend.ts'
 import { JobInputUnreadableError } from '../../errors/seller.ts'
+import { signOutputRequest } from '../../mcp/run/signOutputRequest.ts'
 import { readJobInput } from '../../devnet/seller/readJobInput.ts'
 import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
 import {
@@ -110,17 +111,49 @@ describe('output endpoint', () => {
     expect(missing.status).toBe(401)
     expect(missing.body).toMatchObject({ error: { code: 'buyer_signature_required' } })
 
-    const malformed = await fetch(`${url}/outputs/${jobId}`, { headers: { 'x-buyer-signature': '0x1234' } })
+    const malformed = await fetch(`${url}/outputs/${jobId}`, {
+      headers: { 'x-buyer-signature': '0x1234', 'x-buyer-signature-expires': String(Math.floor(Date.now() / 1_000) + 60) },
+    })
     expect(malformed.status).toBe(401)
 
-    const otherJob = await fixture.fetchOutput(url, jobId, buyer, jobId + 1_000n)
-    expect(otherJob.status).toBe(403)
-
-    const other = await fixture.fetchOutput(url, jobId, stranger)
-    expect(other.status).toBe(403)
-    expect(other.body).toMatchObject({ error: { code: 'not_buyer' } })
+    const otherJob = await fixture.fetchOutput(url, jobId, buyer, { jobId: jobId + 1_000n })
+    expect(otherJob.status).toBe(404)
 
     expect((await fixture.fetchOutput(url, jobId, buyer)).status).toBe(200)
+  })
+
+  test("a stranger learns nothing: the same answer for another's job as for a job not held", async () => {
+    const url = referenceSeller!.url
+    const jobId = await createJob('Whose is this?')
+    await fixture.waitForSettled(jobId)
+    const notYours = await fixture.fetchOutput(url, jobId, stranger)
+    const unknownId = 999_999n
+    const unknown = await fixture.fetchOutput(url, unknownId, stranger)
+    expect(notYours.status).toBe(404)
+    expect(unknown.status).toBe(404)
+    expect(JSON.stringify(notYours.body).replaceAll(String(jobId), '<id>')).toBe(JSON.stringify(unknown.body).replaceAll(String(unknownId), '<id>'))
+  })
+
+  test('a signature cannot be replayed: not at another seller, chain or escrow, not once expired', async () => {
+    const url = referenceSeller!.url
+    const jobId = await createJob('Sign me once.')
+    await fixture.waitForSettled(jobId)
+    const now = Math.floor(Date.now() / 1_000)
+    expect((await fixture.fetchOutput(url, jobId, buyer, { seller: stranger.address })).status).toBe(404)
+    expect((await fixture.fetchOutput(url, jobId, buyer, { chainId: 1 })).status).toBe(404)
+    expect((await fixture.fetchOutput(url, jobId, buyer, { escrow: fixture.deployment.registry })).status).toBe(404)
+    const expired = await fixture.fetchOutput(url, jobId, buyer, { expires: now - 1 })
+    expect(expired.status).toBe(401)
+    expect(String((expired.body.error as { message: string }).message)).toContain('has expired')
+    const forever = await fixture.fetchOutput(url, jobId, buyer, { expires: now + 365 * 24 * 3_600 })
+    expect(forever.status).toBe(401)
+    expect(String((forever.body.error as { message: string }).message)).toContain('must expire within 300 s')
+    const { seller: jobSeller } = await fixture.readJob(jobId)
+    const signed = await signOutputRequest(buyer, { jobId, seller: jobSeller, chainId: 31337, escrow: fixture.deployment.escrow, expires: now + 60 })
+    expect((await fetch(`${url}/outputs/${jobId}`, { headers: signed })).status).toBe(200)
+    // The same signature with its expiry pushed later no longer matches what was signed.
+    const stretched = { ...signed, 'x-buyer-signature-expires': String(now + 120) }
+    expect((await fetch(`${url}/outputs/${jobId}`, { headers: stretched })).status).toBe(404)
   })
 
   test('404 until the job is settled by this seller', async () => {

@@ -13,6 +13,7 @@ import {
   keccak256,
   parseEther,
   stringToHex,
+  zeroAddress,
 } from 'viem'
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
@@ -22,7 +23,7 @@ import { registryAbi } from '../../chain/abi/registry.ts'
 import type { JobStruct } from '../../chain/mappers/toJob.ts'
 import type { Deployment } from '../../devnet/deployment.ts'
 import type { SeedMarketReturnType } from '../../devnet/seedMarket.ts'
-import { signOutputRequest } from '../../devnet/seller/signOutputRequest.ts'
+import { type SignOutputRequestParameters, signOutputRequest } from '../../mcp/run/signOutputRequest.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 
 /** Accounts past the seed's #0..#9, so tests never share a nonce with the seed. */
@@ -52,8 +53,16 @@ export type SellerFixture = {
   readJob: (jobId: bigint) => Promise<JobStruct>
   /** Polls until the job leaves Pending; the test's own timeout bounds the wait. */
   waitForSettled: (jobId: bigint) => Promise<JobStruct>
-  /** GET {url}/outputs/{jobId}, signed by `signer` when given. */
-  fetchOutput: (url: string, jobId: bigint | string, signer?: LocalAccount, signedJobId?: bigint) => Promise<OutputAnswer>
+  /**
+   * GET {url}/outputs/{jobId}, signed by `signer` when given, for the job's seller on this chain
+   * and escrow unless `request` says otherwise.
+   */
+  fetchOutput: (
+    url: string,
+    jobId: bigint | string,
+    signer?: LocalAccount,
+    request?: Partial<SignOutputRequestParameters>,
+  ) => Promise<OutputAnswer>
   stop: () => Promise<void>
 }
 
@@ -133,11 +142,13 @@ export async function startSellerFixture({ seed = false }: { seed?: boolean } = 
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
     },
-    async fetchOutput(url, jobId, signer, signedJobId) {
+    async fetchOutput(url, jobId, signer, request = {}) {
+      const signedJobId = request.jobId ?? (/^[0-9]+$/.test(String(jobId)) ? BigInt(jobId) : 0n)
+      const seller = (await readJob(signedJobId).catch(() => undefined))?.seller ?? zeroAddress
       const headers: Record<string, string> =
         signer === undefined
           ? {}
-          : { 'x-buyer-signature': await signOutputRequest(signer, { jobId: signedJobId ?? BigInt(jobId) }) }
+          : await signOutputRequest(signer, { jobId: signedJobId, seller, chainId: hardhat.id, escrow: deployment.escrow, ...request })
       const response = await fetch(`${url}/outputs/${jobId}`, { headers })
       return { status: response.status, body: (await response.json()) as Record<string, unknown> }
     },
