@@ -1,5 +1,7 @@
 import { relative } from 'node:path'
 import { formatEther, toHex } from 'viem'
+import { answerInfoFlags } from '../config/answerInfoFlags.ts'
+import type { Config } from '../config/ConfigSchema.ts'
 import { loadConfig } from '../config/loadConfig.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { ConfigError } from '../errors/config.ts'
@@ -7,6 +9,7 @@ import { quoteSetting } from '../errors/quoteSetting.ts'
 import { mcpComponent } from '../mcp/hosted/mcpComponent.ts'
 import { restComponent } from '../server/http/restComponent.ts'
 import type { Store } from '../server/store/createStore.ts'
+import { buildMcpClientEntries } from './buildMcpClientEntries.ts'
 import type { DevnetComponent, StartedDevnetComponent } from './DevnetComponent.ts'
 import { plannedServices } from './seed/marketPlan.ts'
 import { seedAccounts } from './seed/seedAccounts.ts'
@@ -29,6 +32,8 @@ Starts a hardhat devnet with the marketplace contracts and a seeded market, then
   --seller-port <port>  reference seller's output port (default 8082, env SELLER_PORT)
   --host <host>         REST and MCP listen address (default 127.0.0.1, env HOST)
   --deployment <path>   where to write the deployment record (default devnet/deployment.json)
+  -h, --help            print this and exit
+  -V, --version         print the version and exit
   Every other configuration flag of the README is accepted too.`
 
 type Stoppable = { name: string; stop: () => Promise<void> }
@@ -60,10 +65,7 @@ function onSignal(signal: NodeJS.Signals): void {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2)
-  if (argv.includes('--help') || argv.includes('-h')) {
-    console.log(usage)
-    return
-  }
+  if (answerInfoFlags(argv, { usage })) return
   const { rpcPort, rest } = takeRpcPort(argv)
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
     started.push({ name: component.name, urls: running.urls })
   }
 
-  console.log(report({ devnet, deploymentPath: config.deploymentPath, started }))
+  console.log(report({ devnet, config, started }))
   console.log(`\nReady in ${(performance.now() / 1000).toFixed(1)} s. Press Ctrl+C to stop.`)
 }
 
@@ -118,13 +120,14 @@ function takeRpcPort(argv: readonly string[]): { rpcPort: number; rest: string[]
 
 function report({
   devnet,
-  deploymentPath,
+  config,
   started,
 }: {
   devnet: StartDevnetReturnType
-  deploymentPath: string
+  config: Config
   started: { name: string; urls: StartedDevnetComponent['urls'] }[]
 }): string {
+  const { deploymentPath } = config
   const { deployment, seedSummary } = devnet
   const rows = (entries: [string, string][]): string[] => {
     const width = Math.max(...entries.map(([label]) => label.length))
@@ -192,6 +195,11 @@ function report({
     `  address             ${seedAccounts.demoBuyer.address}`,
     `  MARKET_PRIVATE_KEY=${buyerKey === null ? '(unavailable)' : toHex(buyerKey)}`,
   )
+  const hostedUrl = started.flatMap(({ urls }) => Object.values(urls)).find((url) => url.endsWith('/mcp'))
+  if (hostedUrl !== undefined && buyerKey !== null) {
+    const entries = buildMcpClientEntries({ config, hostedUrl, buyerKey: toHex(buyerKey) })
+    lines.push('', 'MCP client entries for this devnet (hosted, and local with the funded buyer), ready to paste:', JSON.stringify(entries, null, 2))
+  }
   return lines.join('\n')
 }
 

@@ -1,3 +1,5 @@
+import { answerInfoFlags } from '../../config/answerInfoFlags.ts'
+import { describeConfigFlags } from '../../config/describeConfigFlags.ts'
 import { loadConfig } from '../../config/loadConfig.ts'
 import { startHostedMcpServer } from './startHostedMcpServer.ts'
 
@@ -7,6 +9,16 @@ import { startHostedMcpServer } from './startHostedMcpServer.ts'
 const log = (message: string): void => {
   process.stderr.write(`${message}\n`)
 }
+
+const usage = `Usage: npm run mcp:hosted -- [options]
+
+The hosted MCP server (Streamable HTTP at /mcp, four read tools) on --host:--mcp-port.
+
+  -h, --help     print this and exit
+  -V, --version  print the version and exit
+${describeConfigFlags()}`
+
+if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)
 
 try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env })

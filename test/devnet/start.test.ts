@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { createPublicClient, http } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
@@ -93,6 +94,25 @@ test('default', { timeout: 120_000 }, async () => {
     } finally {
       await mcp.close()
     }
+
+    // The printed client entries work as pasted: the hosted URL, and the local server (this
+    // checkout's built bin, absolute paths) reading the devnet with the funded buyer's key.
+    const printed = output.slice(output.indexOf('ready to paste:\n') + 'ready to paste:\n'.length, output.indexOf('\n\nReady in'))
+    const { mcpServers } = JSON.parse(printed) as {
+      mcpServers: Record<string, { url?: string; command?: string; args?: string[]; env?: Record<string, string> }>
+    }
+    expect(mcpServers['tee-market-devnet']).toEqual({ url: `http://127.0.0.1:${mcpPort}/mcp` })
+    const local = mcpServers['tee-market-devnet-local']!
+    expect(local.args?.[0]).toBe(join(projectRoot, 'bin/tee-market-mcp.js'))
+    expect(local.env).toMatchObject({ MARKET_NETWORK: 'devnet', RPC_URL: rpcUrl, DEPLOYMENT_PATH: deploymentPath })
+    const stdio = new Client({ name: 'start-test', version: '1.0.0' })
+    await stdio.connect(new StdioClientTransport({ command: local.command!, args: local.args!, env: local.env!, cwd: directory }))
+    try {
+      const result = await stdio.callTool({ name: 'list_services' })
+      expect(result.structuredContent).toMatchObject({ network: 'devnet', chainId: 31337, count: 6 })
+    } finally {
+      await stdio.close()
+    }
   } finally {
     run.child.kill('SIGINT')
   }
@@ -113,5 +133,11 @@ describe('flags', () => {
     const run = runStart(['--help'])
     expect(await run.exited).toBe(0)
     expect(run.output()).toContain('--rpc-port <port>')
+  })
+
+  test('--version', async () => {
+    const run = runStart(['--version'])
+    expect(await run.exited).toBe(0)
+    expect(run.output().trim()).toMatch(/^tee-market \d+\.\d+\.\d+/)
   })
 })
