@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { ErrorBody } from '../../contract/error.ts'
 import type { BaseError } from '../../errors/BaseError.ts'
+import { ChainIdMismatchError } from '../../errors/chain.ts'
 import { InvalidParameterError, MalformedUrlError, MethodNotAllowedError, RouteNotFoundError } from '../../errors/http.ts'
 import { JobNotFoundError, ServiceNotFoundError } from '../../errors/notFound.ts'
 
@@ -20,6 +21,7 @@ const statusByClass: ReadonlyArray<readonly [ErrorClass, number]> = [
   [JobNotFoundError, 404],
   [RouteNotFoundError, 404],
   [MethodNotAllowedError, 405],
+  [ChainIdMismatchError, 503],
 ]
 
 /**

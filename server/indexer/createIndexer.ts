@@ -1,11 +1,14 @@
 import { BlockNotFoundError, type Address, type Client } from 'viem'
 import { getBlock, getChainId } from 'viem/actions'
 import { findBlockByTimestamp } from '../../chain/read/findBlockByTimestamp.ts'
+import { BaseError } from '../../errors/BaseError.ts'
 import { ChainIdMismatchError } from '../../errors/chain.ts'
 import { createStore, type Store } from '../store/createStore.ts'
 import { createScanWindow } from './createScanWindow.ts'
+import { createSelfCheck, type SelfCheckRepair } from './createSelfCheck.ts'
 import { findCommonAncestor } from './findCommonAncestor.ts'
 import { followHeads, type FollowHeadsChange, type FollowHeadsParameters, type HeadFollower } from './followHeads.ts'
+import { isJobHistoryConsistent } from './isJobHistoryConsistent.ts'
 import { scanRange } from './scanRange.ts'
 
 export type CreateIndexerParameters = {
@@ -16,7 +19,10 @@ export type CreateIndexerParameters = {
    * block at or after it is looked up by binary search during the first poll.
    */
   startBlock: bigint | { timestamp: bigint }
-  /** The chain the node must serve; checked before the first scan. */
+  /**
+   * The chain the node must serve; checked at every poll. While the node serves another, nothing
+   * is read from it and the readers serve nothing (ChainIdMismatchError); it resumes by itself.
+   */
   chainId: number
   /** Configured network name, echoed by the health record. */
   network: string
@@ -36,6 +42,16 @@ export type CreateIndexerParameters = {
   newHeads?: Omit<FollowHeadsParameters, 'onHead' | 'onChange'> | undefined
   /** Every change of the new-heads subscription; defaults to one line on stderr. */
   onNewHeadsChange?: (change: FollowHeadsChange) => void
+  /**
+   * A poll reading at most this many new blocks checks each block's logsBloom against its answer
+   * (default 32: following the head; a back-fill relies on the creation counts and the self-check).
+   */
+  bloomCheckBlocks?: bigint
+  /** Jobs and services the self-check compares with the chain per poll (0 turns it off; see createSelfCheck). */
+  selfCheckJobs?: number
+  selfCheckServices?: number
+  /** Every repair the self-check made; defaults to one line on stderr. */
+  onRepair?: (repair: SelfCheckRepair) => void
   now?: () => number
 }
 
@@ -78,11 +94,19 @@ export function createIndexer(
     onError = logError,
     newHeads,
     onNewHeadsChange = logNewHeadsChange,
+    bloomCheckBlocks = 32n,
+    selfCheckJobs = 24,
+    selfCheckServices = 20,
+    onRepair,
     now = Date.now,
   }: CreateIndexerParameters,
 ): Indexer {
   const store = createStore({ pollIntervalMs, chainId, network, now })
   const window = createScanWindow({ max: maxWindow })
+  const selfCheck =
+    selfCheckJobs + selfCheckServices > 0
+      ? createSelfCheck({ store, registry, escrow, window, jobsPerRun: selfCheckJobs, servicesPerRun: selfCheckServices, onRepair, now })
+      : undefined
   let firstBlock = typeof startBlock === 'bigint' ? startBlock : undefined
   let stopped = false
   let failures = 0
@@ -95,31 +119,55 @@ export function createIndexer(
   let started: Promise<void> | undefined
   let follower: HeadFollower | undefined
   let backfilled: () => void = () => undefined
-  let fatal: (error: unknown) => void = () => undefined
 
   /** Resolves with the head it read up to. */
   const poll = async (): Promise<bigint> => {
-    if (firstBlock === undefined || store.sync.lastPollAt === undefined) {
-      const actual = await getChainId(client)
-      if (actual !== chainId) throw new ChainIdMismatchError({ expected: chainId, actual })
-      firstBlock ??= await findBlockByTimestamp(client, { timestamp: (startBlock as { timestamp: bigint }).timestamp })
-    }
     const cursor = store.sync.cursor
-    // One batch: the head, and the cursor block as the node has it now (absent if the chain got
-    // shorter than the cursor).
-    const [head, current] = await Promise.all([
+    // One batch: the chain id, the head, and the cursor block as the node has it now (absent if
+    // the chain got shorter than the cursor). The chain id is settled first: a node serving
+    // another chain fails the other two in its own ways, and must not be read at all.
+    const [actualChainId, latest, atCursor] = await Promise.allSettled([
+      getChainId(client),
       getBlock(client, { blockTag: 'latest' }),
       cursor === undefined ? undefined : getBlock(client, { blockNumber: cursor.number }).catch(absentBlock),
     ])
-    if (cursor !== undefined && current?.hash !== cursor.hash) {
+    if (actualChainId.status === 'rejected') throw actualChainId.reason
+    if (actualChainId.value !== chainId) {
+      const mismatch = new ChainIdMismatchError({ expected: chainId, actual: actualChainId.value })
+      store.servingChain(mismatch)
+      throw mismatch
+    }
+    store.servingChain(undefined)
+    if (latest.status === 'rejected') throw latest.reason
+    if (atCursor.status === 'rejected') throw atCursor.reason
+    const head = latest.value
+    firstBlock ??= await findBlockByTimestamp(client, { timestamp: (startBlock as { timestamp: bigint }).timestamp })
+
+    if (cursor !== undefined && atCursor.value?.hash !== cursor.hash) {
       const ancestor = await findCommonAncestor(client, { blocks: store.recentBlocks, headBlock: head.number })
       if (ancestor === undefined) store.clear()
       else store.rollback(ancestor)
     }
     const fromBlock = store.sync.cursor === undefined ? firstBlock : store.sync.cursor.number + 1n
+    let suspects: bigint[] = []
     if (fromBlock <= head.number) {
-      await scanRange(client, { store, registry, escrow, fromBlock, toBlock: head.number, toBlockHash: head.hash, window })
+      const read = await scanRange(client, {
+        store,
+        registry,
+        escrow,
+        fromBlock,
+        toBlock: head.number,
+        toBlockHash: head.hash,
+        window,
+        bloomCheckBlocks,
+      })
+      // Every job read in this scan is the chain's at the cursor now: its history must fit it.
+      suspects = [...read].filter((jobId) => {
+        const stored = store.job(jobId)
+        return stored !== undefined && !isJobHistoryConsistent(stored.job, stored.events)
+      })
     }
+    await selfCheck?.run(client, { firstBlock, suspects })
     store.polled({ headBlock: head.number, at: now() })
     return head.number
   }
@@ -149,13 +197,8 @@ export function createIndexer(
       },
       (error: unknown) => {
         polling = false
-        if (error instanceof ChainIdMismatchError) {
-          stopped = true
-          void follower?.stop()
-          fatal(error)
-          return
-        }
         failures += 1
+        store.pollFailed(describeFailure(error))
         onError(error)
         schedule(Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (failures - 1)))
       },
@@ -185,9 +228,8 @@ export function createIndexer(
   return {
     store,
     start() {
-      started ??= new Promise<void>((resolve, reject) => {
+      started ??= new Promise<void>((resolve) => {
         backfilled = resolve
-        fatal = reject
         if (newHeads !== undefined) {
           store.followingNewHeads('connecting')
           follower = followHeads({ ...newHeads, onHead, onChange: onNewHeads })
@@ -209,9 +251,16 @@ function absentBlock(error: unknown): undefined {
   throw error
 }
 
+/** What health shows of a failed poll: our errors keep their code, the node's are transport failures. */
+function describeFailure(error: unknown): { code: string; message: string } {
+  if (error instanceof BaseError) return { code: error.code, message: error.message }
+  const message = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error)
+  const details = (error as { details?: unknown }).details
+  return { code: 'rpc_failed', message: `${message.split('\n')[0]}${typeof details === 'string' && details !== '' ? ` (${details})` : ''}` }
+}
+
 function logError(error: unknown): void {
-  const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
-  console.error(`indexer: poll failed, retrying: ${message}`)
+  console.error(`indexer: poll failed, retrying: ${describeFailure(error).message}`)
 }
 
 function logNewHeadsChange(change: FollowHeadsChange): void {

@@ -3,6 +3,7 @@ import type { ToCountersParameters } from '../../chain/mappers/toCounters.ts'
 import type { Health } from '../../contract/health.ts'
 import type { Job, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
+import type { ChainIdMismatchError } from '../../errors/chain.ts'
 import { compareUintText } from './compareUintText.ts'
 import { createValuePool } from './createValuePool.ts'
 
@@ -40,6 +41,29 @@ export type StoreSync = {
   network: string
   /** Whether new heads are followed over WebSocket (and whether that subscription is up). */
   newHeads: Health['newHeads']
+  /** Set while the node serves another chain than the configured one: the readers serve nothing. */
+  chainMismatch: ChainIdMismatchError | undefined
+  /** Why the last poll failed; undefined once one succeeds. */
+  lastError: { code: string; message: string } | undefined
+  /** Polls that completed, and polls that failed (each is retried). */
+  polls: number
+  failedPolls: number
+  selfCheck: SelfCheckStatus
+}
+
+/** Where the continuous comparison of the store with the chain stands (see createSelfCheck). */
+export type SelfCheckStatus = {
+  /** When the last check ran (epoch ms); undefined before the first. */
+  lastRunAt: number | undefined
+  /** Records the last check compared with the chain. */
+  checkedServices: number
+  checkedJobs: number
+  /** Records the last check found different from the chain. */
+  differences: number
+  /** Records known to differ from the chain and not repaired yet: while any, health is not ok. */
+  unrepaired: number
+  /** Records repaired since the start. */
+  repairs: number
 }
 
 export type Store = {
@@ -83,7 +107,20 @@ export type Store = {
   rollback(ancestor: BlockRef): void
   /** Forgets everything, for a reorg deeper than the remembered blocks. */
   clear(): void
+  /** Records whether the node serves the configured chain (undefined) or another one. */
+  servingChain(mismatch: ChainIdMismatchError | undefined): void
+  /** Records a failed poll and why. */
+  pollFailed(error: { code: string; message: string }): void
+  /** Records where the self-check stands. */
+  selfChecked(status: Partial<SelfCheckStatus>): void
+  /**
+   * Replaces a job's record and its whole history with what was just read from the chain (a
+   * repair): the counters follow. Events are given oldest first.
+   */
+  replaceJob(parameters: ReplaceJobParameters): void
 }
+
+export type ReplaceJobParameters = PutJobParameters & { events: readonly Omit<AddJobEventParameters, 'jobId'>[] }
 
 export type PutServiceParameters = {
   serviceId: bigint
@@ -191,6 +228,11 @@ export function createStore({
     chainId,
     network,
     newHeads: 'off',
+    chainMismatch: undefined,
+    lastError: undefined,
+    polls: 0,
+    failedPolls: 0,
+    selfCheck: { lastRunAt: undefined, checkedServices: 0, checkedJobs: 0, differences: 0, unrepaired: 0, repairs: 0 },
   }
   let serviceListCache: Service[] | undefined
   let version = 0
@@ -357,6 +399,30 @@ export function createStore({
       sync.headBlock = headBlock
       sync.lastPollAt = at
       sync.backfilledAt ??= at
+      sync.lastError = undefined
+      sync.polls += 1
+    },
+
+    pollFailed({ code, message }) {
+      sync.lastError = { code, message }
+      sync.failedPolls += 1
+    },
+
+    servingChain(mismatch) {
+      // Answers built while the chain was right (kept bodies, ETags) must not outlive the change.
+      if ((mismatch === undefined) !== (sync.chainMismatch === undefined)) changed()
+      sync.chainMismatch = mismatch
+    },
+
+    selfChecked(status) {
+      sync.selfCheck = { ...sync.selfCheck, ...status }
+    },
+
+    replaceJob({ jobId, job, events }) {
+      store.putJob({ jobId, job })
+      const entry = findJob(jobs, jobKey(jobId)) as JobEntry
+      setEvents(entry, noEvents)
+      for (const event of events) store.addJobEvent({ jobId, ...event })
     },
 
     followingNewHeads(state) {

@@ -1,0 +1,192 @@
+import { isDeepStrictEqual } from 'node:util'
+import type { Address, Client } from 'viem'
+import { findBlockByTimestamp } from '../../chain/read/findBlockByTimestamp.ts'
+import { readJobs } from '../../chain/read/readJobs.ts'
+import { readServices } from '../../chain/read/readServices.ts'
+import type { Job } from '../../contract/job.ts'
+import { IncompleteLogsError } from '../../errors/chain.ts'
+import type { Store } from '../store/createStore.ts'
+import type { ScanWindow } from './createScanWindow.ts'
+import { isJobHistoryConsistent } from './isJobHistoryConsistent.ts'
+import { readJobHistory } from './readJobHistory.ts'
+import { readNextId } from './readNextId.ts'
+
+export type SelfCheckRepair = { kind: 'service' | 'job'; id: bigint; reason: string }
+
+export type CreateSelfCheckParameters = {
+  store: Store
+  registry: Address
+  escrow: Address
+  /** Window sizes the node accepts, shared with the scan. */
+  window: ScanWindow
+  /** Jobs compared per run, in turn (default 24: one `eth_call`, see readJobs). */
+  jobsPerRun?: number
+  /** Services compared per run, in turn (default 20: one `eth_call`, see readServices). */
+  servicesPerRun?: number
+  /** Every repair, once made; defaults to one line on stderr. */
+  onRepair?: (repair: SelfCheckRepair) => void
+  now?: () => number
+}
+
+export type SelfCheck = {
+  /**
+   * Compares the store with the chain at the cursor block: first `suspects` (jobs whose history
+   * did not fit their record), then the next records in turn, all ids created since `firstBlock`
+   * over many runs. Whatever differs is read again (a job with its whole history) and replaced.
+   */
+  run(client: Client, parameters: { firstBlock: bigint; suspects?: Iterable<bigint> }): Promise<void>
+}
+
+/**
+ * The indexer's continuous self-check: a rolling re-read of job and service records through the
+ * batched readers, at the block the store stands on, so that a log a node left out of an answer
+ * (a change the window checks could not see: only creations are counted, and blooms are checked
+ * near the head) is found within one round of the market and repaired. One run costs four calls
+ * (two next-id reads, one batched `getJob` and one batched `getService` call) in two requests.
+ */
+export function createSelfCheck({
+  store,
+  registry,
+  escrow,
+  window,
+  jobsPerRun = 24,
+  servicesPerRun = 20,
+  onRepair = logRepair,
+  now = Date.now,
+}: CreateSelfCheckParameters): SelfCheck {
+  let firstIds: { service: bigint; job: bigint } | undefined
+  let nextJobToCheck: bigint | undefined
+  let nextServiceToCheck: bigint | undefined
+  const unrepairedJobs = new Map<bigint, string>()
+  const unrepairedServices = new Map<bigint, string>()
+
+  /** `count` ids from `start`, wrapping within [first, next). */
+  const takeInTurn = (start: bigint | undefined, first: bigint, next: bigint, count: number): { ids: bigint[]; after: bigint } => {
+    const ids: bigint[] = []
+    const total = next - first
+    let id = start === undefined || start < first || start >= next ? first : start
+    for (let taken = 0n; taken < BigInt(count) && taken < total; taken += 1n) {
+      ids.push(id)
+      id = id + 1n >= next ? first : id + 1n
+    }
+    return { ids, after: id }
+  }
+
+  const describeJobDifference = (stored: ReturnType<Store['job']>, chain: Job): string | undefined => {
+    if (stored === undefined) return 'missing from the store'
+    if (!isDeepStrictEqual(stored.job, chain)) {
+      return `its record differs (store: ${stored.job.stateName}, chain: ${chain.stateName})`
+    }
+    if (!isJobHistoryConsistent(chain, stored.events)) {
+      return `its history (${stored.events.map(({ event }) => event).join(', ')}) cannot lead to ${chain.stateName}`
+    }
+    return undefined
+  }
+
+  const repairJob = async (client: Client, job: Job, at: bigint, firstBlock: bigint): Promise<void> => {
+    const jobId = BigInt(job.jobId)
+    const created = store.job(jobId)?.events.find(({ event }) => event === 'JobCreated')
+    const fromBlock =
+      created !== undefined
+        ? BigInt(created.blockNumber)
+        : await findBlockByTimestamp(client, { timestamp: BigInt(job.createdAt) })
+    const events = await readJobHistory(client, {
+      escrow,
+      jobId,
+      fromBlock: fromBlock > firstBlock ? fromBlock : firstBlock,
+      toBlock: at,
+      window,
+    })
+    const history = events.map(({ event }) => event)
+    const createdInRange = fromBlock >= firstBlock
+    if (!isJobHistoryConsistent(job, history) || (createdInRange && history[0]?.event !== 'JobCreated')) {
+      throw new IncompleteLogsError({
+        fromBlock,
+        toBlock: at,
+        reason: `the history of job ${jobId} (${history.map(({ event }) => event).join(', ')}) cannot lead to its state ${job.stateName}`,
+      })
+    }
+    store.replaceJob({ jobId, job, events })
+  }
+
+  const repaired = (repair: SelfCheckRepair): void => {
+    const { repairs, unrepaired } = store.sync.selfCheck
+    store.selfChecked({ repairs: repairs + 1, unrepaired: Math.max(0, unrepaired - 1) })
+    onRepair(repair)
+  }
+
+  return {
+    async run(client, { firstBlock, suspects = [] }) {
+      const cursor = store.sync.cursor
+      if (cursor === undefined) return
+      const at = cursor.number
+      firstIds ??= await (async () => {
+        if (firstBlock === 0n) return { service: 1n, job: 1n }
+        const [service, job] = await Promise.all([
+          readNextId(client, { contract: 'registry', address: registry, blockNumber: firstBlock - 1n }),
+          readNextId(client, { contract: 'escrow', address: escrow, blockNumber: firstBlock - 1n }),
+        ])
+        return { service, job }
+      })()
+      const [nextService, nextJob] = await Promise.all([
+        readNextId(client, { contract: 'registry', address: registry, blockNumber: at }),
+        readNextId(client, { contract: 'escrow', address: escrow, blockNumber: at }),
+      ])
+      const jobTurn = takeInTurn(nextJobToCheck, firstIds.job, nextJob, jobsPerRun)
+      const serviceTurn = takeInTurn(nextServiceToCheck, firstIds.service, nextService, servicesPerRun)
+      const jobIds = [...new Set([...suspects, ...unrepairedJobs.keys(), ...jobTurn.ids])].filter((id) => id < nextJob)
+      const serviceIds = [...new Set([...unrepairedServices.keys(), ...serviceTurn.ids])].filter((id) => id < nextService)
+      const [jobs, services] = await Promise.all([
+        readJobs(client, { escrow, ids: jobIds, blockNumber: at }),
+        readServices(client, { registry, ids: serviceIds, blockNumber: at }),
+      ])
+      // The cursor moved while the records were read (a poll runs one thing at a time, so only a
+      // rollback by someone else could): compare next time.
+      if (store.sync.cursor?.number !== at) return
+
+      for (const [index, job] of jobs.entries()) {
+        const reason = describeJobDifference(store.job(jobIds[index] as bigint), job)
+        if (reason !== undefined) unrepairedJobs.set(jobIds[index] as bigint, reason)
+        else unrepairedJobs.delete(jobIds[index] as bigint)
+      }
+      for (const [index, service] of services.entries()) {
+        const serviceId = serviceIds[index] as bigint
+        const stored = store.service(serviceId)
+        if (stored === undefined) unrepairedServices.set(serviceId, 'missing from the store')
+        else if (!isDeepStrictEqual(stored, service)) unrepairedServices.set(serviceId, 'its record differs')
+        else unrepairedServices.delete(serviceId)
+      }
+      nextJobToCheck = jobTurn.after
+      nextServiceToCheck = serviceTurn.after
+      const differences = unrepairedJobs.size + unrepairedServices.size
+      store.selfChecked({
+        lastRunAt: now(),
+        checkedJobs: jobIds.length,
+        checkedServices: serviceIds.length,
+        differences,
+        unrepaired: differences,
+      })
+
+      for (const [index, service] of services.entries()) {
+        const serviceId = serviceIds[index] as bigint
+        const reason = unrepairedServices.get(serviceId)
+        if (reason === undefined) continue
+        store.putService({ serviceId, service })
+        unrepairedServices.delete(serviceId)
+        repaired({ kind: 'service', id: serviceId, reason })
+      }
+      for (const [index, job] of jobs.entries()) {
+        const jobId = jobIds[index] as bigint
+        const reason = unrepairedJobs.get(jobId)
+        if (reason === undefined) continue
+        await repairJob(client, job, at, firstBlock)
+        unrepairedJobs.delete(jobId)
+        repaired({ kind: 'job', id: jobId, reason })
+      }
+    },
+  }
+}
+
+function logRepair({ kind, id, reason }: SelfCheckRepair): void {
+  console.error(`indexer: self-check repaired ${kind} ${id}: ${reason}`)
+}
