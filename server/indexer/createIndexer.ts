@@ -8,7 +8,7 @@ import { createScanWindow } from './createScanWindow.ts'
 import { createSelfCheck, type SelfCheckRepair } from './createSelfCheck.ts'
 import { findCommonAncestor } from './findCommonAncestor.ts'
 import { followHeads, type FollowHeadsChange, type FollowHeadsParameters, type HeadFollower } from './followHeads.ts'
-import { isJobHistoryConsistent } from './isJobHistoryConsistent.ts'
+import { checkJobHistory } from './checkJobHistory.ts'
 import { scanRange } from './scanRange.ts'
 
 export type CreateIndexerParameters = {
@@ -164,7 +164,7 @@ export function createIndexer(
       // Every job read in this scan is the chain's at the cursor now: its history must fit it.
       suspects = [...read].filter((jobId) => {
         const stored = store.job(jobId)
-        return stored !== undefined && !isJobHistoryConsistent(stored.job, stored.events)
+        return stored !== undefined && checkJobHistory(stored.job, stored.events) !== 'consistent'
       })
     }
     await selfCheck?.run(client, { firstBlock, suspects })

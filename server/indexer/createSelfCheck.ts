@@ -7,7 +7,7 @@ import type { Job } from '../../contract/job.ts'
 import { IncompleteLogsError } from '../../errors/chain.ts'
 import type { Store } from '../store/createStore.ts'
 import type { ScanWindow } from './createScanWindow.ts'
-import { isJobHistoryConsistent } from './isJobHistoryConsistent.ts'
+import { checkJobHistory } from './checkJobHistory.ts'
 import { readJobHistory } from './readJobHistory.ts'
 import { readNextId } from './readNextId.ts'
 
@@ -72,18 +72,20 @@ export function createSelfCheck({
     return { ids, after: id }
   }
 
+  /** Why the stored job certainly differs from the chain's (undefined: it may not). */
   const describeJobDifference = (stored: ReturnType<Store['job']>, chain: Job): string | undefined => {
     if (stored === undefined) return 'missing from the store'
     if (!isDeepStrictEqual(stored.job, chain)) {
       return `its record differs (store: ${stored.job.stateName}, chain: ${chain.stateName})`
     }
-    if (!isJobHistoryConsistent(chain, stored.events)) {
-      return `its history (${stored.events.map(({ event }) => event).join(', ')}) cannot lead to ${chain.stateName}`
+    if (checkJobHistory(chain, stored.events) === 'inconsistent') {
+      return `its history (${historyText(stored.events)}) cannot lead to ${chain.stateName}`
     }
     return undefined
   }
 
-  const repairJob = async (client: Client, job: Job, at: bigint, firstBlock: bigint): Promise<void> => {
+  /** Reads the job's history again and replaces it when it differs; whether it did. */
+  const repairJob = async (client: Client, job: Job, at: bigint, firstBlock: bigint): Promise<boolean> => {
     const jobId = BigInt(job.jobId)
     const created = store.job(jobId)?.events.find(({ event }) => event === 'JobCreated')
     const fromBlock =
@@ -99,14 +101,17 @@ export function createSelfCheck({
     })
     const history = events.map(({ event }) => event)
     const createdInRange = fromBlock >= firstBlock
-    if (!isJobHistoryConsistent(job, history) || (createdInRange && history[0]?.event !== 'JobCreated')) {
+    if (checkJobHistory(job, history) === 'inconsistent' || (createdInRange && history[0]?.event !== 'JobCreated')) {
       throw new IncompleteLogsError({
         fromBlock,
         toBlock: at,
-        reason: `the history of job ${jobId} (${history.map(({ event }) => event).join(', ')}) cannot lead to its state ${job.stateName}`,
+        reason: `the history of job ${jobId} (${historyText(history)}) cannot lead to its state ${job.stateName}`,
       })
     }
+    const stored = store.job(jobId)
+    if (stored !== undefined && isDeepStrictEqual(stored.job, job) && isDeepStrictEqual(stored.events, history)) return false
     store.replaceJob({ jobId, job, events })
+    return true
   }
 
   const repaired = (repair: SelfCheckRepair): void => {
@@ -144,10 +149,13 @@ export function createSelfCheck({
       // rollback by someone else could): compare next time.
       if (store.sync.cursor?.number !== at) return
 
+      const doubtful: number[] = []
       for (const [index, job] of jobs.entries()) {
-        const reason = describeJobDifference(store.job(jobIds[index] as bigint), job)
+        const stored = store.job(jobIds[index] as bigint)
+        const reason = describeJobDifference(stored, job)
         if (reason !== undefined) unrepairedJobs.set(jobIds[index] as bigint, reason)
         else unrepairedJobs.delete(jobIds[index] as bigint)
+        if (reason === undefined && stored !== undefined && checkJobHistory(job, stored.events) === 'doubtful') doubtful.push(index)
       }
       for (const [index, service] of services.entries()) {
         const serviceId = serviceIds[index] as bigint
@@ -183,8 +191,22 @@ export function createSelfCheck({
         unrepairedJobs.delete(jobId)
         repaired({ kind: 'job', id: jobId, reason })
       }
+      // Read again, and replaced only if the read differs: on the reference, a dispute may end
+      // without an escrow event, and such a job is read again each round.
+      for (const index of doubtful) {
+        const job = jobs[index] as Job
+        const before = historyText(store.job(BigInt(job.jobId))?.events ?? [])
+        if (!(await repairJob(client, job, at, firstBlock))) continue
+        const { repairs } = store.sync.selfCheck
+        store.selfChecked({ repairs: repairs + 1 })
+        onRepair({ kind: 'job', id: BigInt(job.jobId), reason: `its history (${before}) lacked events` })
+      }
     },
   }
+}
+
+function historyText(events: readonly { event: string }[]): string {
+  return events.map(({ event }) => event).join(', ') || 'no events'
 }
 
 function logRepair({ kind, id, reason }: SelfCheckRepair): void {

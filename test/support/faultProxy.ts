@@ -51,11 +51,15 @@ export type FaultProxy = {
   counts: FaultCounts
   /** Requests received, faulty or not. */
   requests: () => number
+  /** JSON-RPC calls received (a batch counts each of its calls), by method. */
+  calls: Record<string, number>
   setFaultRate: (rate: number) => void
   setLogFaultRate: (rate: number) => void
   setLagRate: (rate: number) => void
   /** The next `times` `eth_getLogs` answers holding logs get this fault (before any dice). */
   queueLogFault: (kind: LogFaultKind, times: number) => void
+  /** Forgets the queued log faults. */
+  clearLogFaults: () => void
   /**
    * Serve another chain: every request goes to `target`, and `eth_chainId` answers `chainId`
    * (the node behind the balancer was swapped); `undefined` switches back.
@@ -94,6 +98,7 @@ export async function startFaultProxy({
   let logRate = logFaultRate
   let lagging = lagRate
   const queued: LogFaultKind[] = []
+  const calls: Record<string, number> = {}
   let other: { target: string; chainId: number } | undefined
   let requests = 0
   const timers = new Set<NodeJS.Timeout>()
@@ -134,6 +139,7 @@ export async function startFaultProxy({
       return post(destination, body)
     }
     const batch = Array.isArray(parsed) ? parsed : [parsed]
+    for (const { method } of batch) calls[method] = (calls[method] ?? 0) + 1
     // One backend serves a whole HTTP request, as behind a load balancer.
     const laggedHead = random() < lagging ? (await blockNumber(destination)) - lagBlocks : undefined
     if (laggedHead !== undefined) counts.lagging += 1
@@ -257,6 +263,7 @@ export async function startFaultProxy({
     url: `http://127.0.0.1:${port}`,
     counts,
     requests: () => requests,
+    calls,
     setFaultRate: (next) => {
       rate = next
     },
@@ -268,6 +275,9 @@ export async function startFaultProxy({
     },
     queueLogFault: (kind, times) => {
       for (let index = 0; index < times; index += 1) queued.push(kind)
+    },
+    clearLogFaults: () => {
+      queued.length = 0
     },
     switchChain: (next) => {
       other = next
