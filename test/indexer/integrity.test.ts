@@ -1,4 +1,4 @@
-import { createPublicClient, http } from 'viem'
+import { createPublicClient, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { ChainIdMismatchError } from '../../errors/chain.ts'
@@ -11,7 +11,7 @@ import { readChainMarket } from './support/readChainMarket.ts'
 import { snapshotStore } from './support/snapshotStore.ts'
 
 let devnet: StartDevnetReturnType
-let node: ReturnType<typeof createPublicClient>
+let node: PublicClient
 let market: MarketDriver
 let serviceId: bigint
 const running: { stop: () => Promise<void> }[] = []
@@ -75,12 +75,15 @@ function watchedIndexer(url: string, options: Partial<CreateTestIndexerParameter
 /** Every service and job equals direct reads, counters equal the events', and health was never wrongly ok. */
 async function expectChainServed(indexer: Watched): Promise<void> {
   await waitForHead(indexer, node)
-  // The poll that reached the head also ran its self-check; wait for one more, complete.
-  const polls = indexer.store.sync.polls
-  await waitFor(() => indexer.store.sync.polls > polls + 1)
-  expect(snapshotStore(indexer.store)).toEqual(await readChainMarket(node, devnet.deployment))
+  // One more block, so that a poll (and its self-check) runs on every path, new heads included.
+  await market.mine(1)
+  await waitForHead(indexer, node)
+  await waitFor(() => indexer.store.sync.lastError === undefined)
+  const served = snapshotStore(indexer.store)
+  const health = getHealth(indexer.store).health
+  expect(served).toEqual(await readChainMarket(node, devnet.deployment))
   expect(indexer.violations).toEqual([])
-  expect(getHealth(indexer.store).ok).toBe(true)
+  expect(health).toMatchObject({ ok: true, problems: [], selfCheck: { unrepaired: 0 } })
 }
 
 async function waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
