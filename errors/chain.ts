@@ -86,3 +86,31 @@ export class IncompleteLogsError extends BaseError {
     super(`The node's logs for blocks ${fromBlock}-${toBlock} are incomplete: ${reason}.`, { code: 'incomplete_logs' })
   }
 }
+
+/** The RPC node did not answer within the start-up wait. */
+export class NodeUnreachableError extends BaseError {
+  override name = 'NodeUnreachableError'
+  constructor({ url, waitedMs, reason, cause }: { url: string; waitedMs: number; reason: string; cause?: unknown }) {
+    super(`The RPC node at "${url}" did not answer within ${waitedMs / 1000} s: ${reason}.`, { code: 'node_unreachable', cause })
+  }
+}
+
+/** The node serves another chain than the configured one, found at start-up. */
+export class WrongChainError extends BaseError {
+  override name = 'WrongChainError'
+  constructor({ url, expected, actual }: { url: string; expected: number; actual: number }) {
+    super(`The RPC node at "${url}" serves chain ${actual}, but the configuration expects chain ${expected} (check --rpc-url and --chain-id).`, {
+      code: 'chain_id_mismatch',
+    })
+  }
+}
+
+/** A configured contract address holds no code on the node's chain. */
+export class ContractNotDeployedError extends BaseError {
+  override name = 'ContractNotDeployedError'
+  constructor({ url, contract, address }: { url: string; contract: string; address: string }) {
+    super(`The ${contract} address ${address} holds no contract on the chain at "${url}" (check --${contract} and --rpc-url).`, {
+      code: 'contract_not_deployed',
+    })
+  }
+}

@@ -252,7 +252,7 @@ function absentBlock(error: unknown): undefined {
 }
 
 /** What health shows of a failed poll: our errors keep their code, the node's are transport failures. */
-function describeFailure(error: unknown): { code: string; message: string } {
+export function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof BaseError) return { code: error.code, message: error.message }
   const message = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error)
   const details = (error as { details?: unknown }).details
