@@ -69,9 +69,12 @@ export type Indexer = {
 /**
  * Follows the registry and the escrow into an in-memory store: back-fills from `startBlock` to
  * the head in adaptive windows, then polls. Failures are retried with capped exponential backoff
- * and never skip a block: the cursor moves only past fully applied windows. Each poll first
- * checks that the cursor block still has the hash it was indexed with; if not, it rolls the
- * store back to the common ancestor and indexes the new branch.
+ * and never skip a block: the cursor moves only past fully applied windows, and a window is
+ * applied only when known complete (see readWindow). Each poll first checks, in one batch, the
+ * node's chain id (another chain: nothing is read, the readers serve nothing until it is back)
+ * and that the cursor block still has the hash it was indexed with; if not, it rolls the store
+ * back to the common ancestor and indexes the new branch. After the scan, jobs whose history does
+ * not fit their record and a few more records in turn are compared with the chain (createSelfCheck).
  *
  * With `newHeads`, a head announced over WebSocket starts a poll at once. Polls never overlap:
  * heads that arrive during one are coalesced into a single poll right after it. A poll reads
