@@ -9,7 +9,7 @@ import type { ReadWindowReturnType } from './readWindow.ts'
  * counters. Synchronous, so readers never see half a window; applying a window twice changes
  * nothing, because a job's event is known by its block number and log index.
  */
-export function applyLogs(store: Store, { toBlock, logs, timestamps, services, jobs }: ReadWindowReturnType): void {
+export function applyLogs(store: Store, { toBlock, nextIds, logs, timestamps, services, jobs }: ReadWindowReturnType): void {
   const lastServiceBlock = new Map<bigint, bigint>()
   const registeredBlock = new Map<bigint, bigint>()
   for (const log of logs) {
@@ -45,7 +45,7 @@ export function applyLogs(store: Store, { toBlock, logs, timestamps, services, j
     })
   }
 
-  store.advance(toBlock)
+  store.advance(toBlock, nextIds)
 }
 
 function isJobEventName(name: string): name is JobEventName {

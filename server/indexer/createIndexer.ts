@@ -52,6 +52,8 @@ export type CreateIndexerParameters = {
   selfCheckServices?: number
   /** Every repair the self-check made; defaults to one line on stderr. */
   onRepair?: (repair: SelfCheckRepair) => void
+  /** Shortest time between two self-check rounds (default: the poll interval, at least 3,000 ms). */
+  selfCheckIntervalMs?: number
   now?: () => number
 }
 
@@ -101,6 +103,7 @@ export function createIndexer(
     selfCheckJobs = 24,
     selfCheckServices = 20,
     onRepair,
+    selfCheckIntervalMs = Math.max(pollIntervalMs, 3_000),
     now = Date.now,
   }: CreateIndexerParameters,
 ): Indexer {
@@ -108,7 +111,7 @@ export function createIndexer(
   const window = createScanWindow({ max: maxWindow })
   const selfCheck =
     selfCheckJobs + selfCheckServices > 0
-      ? createSelfCheck({ store, registry, escrow, window, jobsPerRun: selfCheckJobs, servicesPerRun: selfCheckServices, onRepair, now })
+      ? createSelfCheck({ store, registry, escrow, window, jobsPerRun: selfCheckJobs, servicesPerRun: selfCheckServices, onRepair, intervalMs: selfCheckIntervalMs, now })
       : undefined
   let firstBlock = typeof startBlock === 'bigint' ? startBlock : undefined
   let stopped = false

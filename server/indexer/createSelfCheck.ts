@@ -25,6 +25,11 @@ export type CreateSelfCheckParameters = {
   servicesPerRun?: number
   /** Every repair, once made; defaults to one line on stderr. */
   onRepair?: (repair: SelfCheckRepair) => void
+  /**
+   * Shortest time between two rounds (default 3,000 ms, the default poll interval): a poll every
+   * 100 ms does not add a check each time (suspects and unrepaired records are checked at once).
+   */
+  intervalMs?: number
   now?: () => number
 }
 
@@ -52,6 +57,7 @@ export function createSelfCheck({
   jobsPerRun = 24,
   servicesPerRun = 20,
   onRepair = logRepair,
+  intervalMs = 3_000,
   now = Date.now,
 }: CreateSelfCheckParameters): SelfCheck {
   let firstIds: { service: bigint; job: bigint } | undefined
@@ -124,13 +130,20 @@ export function createSelfCheck({
     async run(client, { firstBlock, suspects = [] }) {
       const cursor = store.sync.cursor
       if (cursor === undefined) return
+      const lastRunAt = store.sync.selfCheck.lastRunAt
+      const suspected = [...suspects]
+      if (suspected.length === 0 && unrepairedJobs.size + unrepairedServices.size === 0 && lastRunAt !== undefined && now() - lastRunAt < intervalMs) {
+        return
+      }
       const at = cursor.number
+      // Ids created before the first block are not ours to check. A full node may not hold that
+      // block's state any more: then every id is checked (ids start at 1).
       firstIds ??= await (async () => {
         if (firstBlock === 0n) return { service: 1n, job: 1n }
         const [service, job] = await Promise.all([
           readNextId(client, { contract: 'registry', address: registry, blockNumber: firstBlock - 1n }),
           readNextId(client, { contract: 'escrow', address: escrow, blockNumber: firstBlock - 1n }),
-        ])
+        ]).catch(() => [1n, 1n])
         return { service, job }
       })()
       const [nextService, nextJob] = await Promise.all([
@@ -139,7 +152,7 @@ export function createSelfCheck({
       ])
       const jobTurn = takeInTurn(nextJobToCheck, firstIds.job, nextJob, jobsPerRun)
       const serviceTurn = takeInTurn(nextServiceToCheck, firstIds.service, nextService, servicesPerRun)
-      const jobIds = [...new Set([...suspects, ...unrepairedJobs.keys(), ...jobTurn.ids])].filter((id) => id < nextJob)
+      const jobIds = [...new Set([...suspected, ...unrepairedJobs.keys(), ...jobTurn.ids])].filter((id) => id < nextJob)
       const serviceIds = [...new Set([...unrepairedServices.keys(), ...serviceTurn.ids])].filter((id) => id < nextService)
       const [jobs, services] = await Promise.all([
         readJobs(client, { escrow, ids: jobIds, blockNumber: at }),

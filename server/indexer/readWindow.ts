@@ -37,11 +37,22 @@ export type ReadWindowParameters = {
   readAt?: bigint | undefined
   /** A window of at most this many blocks has every block's logsBloom checked (default 0: none). */
   bloomCheckBlocks?: bigint | undefined
+  /**
+   * The contracts' next ids at `fromBlock - 1` when known (the last window's `nextIds`); read
+   * there otherwise. "first": the first window of the indexer, whose block before may be older
+   * than a full node's state: when that read fails, the window's own first creations stand in.
+   */
+  nextIdsBefore?: NextIds | 'first' | undefined
 }
+
+/** `nextServiceId()` and `nextJobId()` at a block. */
+export type NextIds = { service: bigint; job: bigint }
 
 /** Everything needed to apply one window, fetched before anything is applied. */
 export type ReadWindowReturnType = {
   toBlock: BlockRef
+  /** The next ids at `toBlock`: what the window's creations were counted against. */
+  nextIds: NextIds
   /** Decoded logs of both contracts, in chain order. */
   logs: MarketLog[]
   /** Block time (unix seconds) of every block holding a job's log (the logs applyLogs dates). */
@@ -84,42 +95,48 @@ export async function readWindow(
     readJobIds,
     readAt,
     bloomCheckBlocks = 0n,
+    nextIdsBefore,
   }: ReadWindowParameters,
 ): Promise<ReadWindowReturnType> {
   const toHash = toBlockHash ?? (await getBlock(client, { blockNumber: toBlock })).hash
 
-  const beforeBlock = fromBlock === 0n ? undefined : fromBlock - 1n
-  const nextIdAt = (contract: 'registry' | 'escrow', blockNumber: bigint | undefined): Promise<bigint> =>
-    blockNumber === undefined
-      ? Promise.resolve(1n)
-      : readNextId(client, { contract, address: contract === 'registry' ? registry : escrow, blockNumber })
+  // Known, or read at the block before (the cursor: a recent block, in a full node's state).
+  const known = fromBlock === 0n ? { service: 1n, job: 1n } : nextIdsBefore === 'first' ? undefined : nextIdsBefore
+  const beforeBlock = fromBlock - 1n
+  const nextIdAt = (contract: 'registry' | 'escrow', blockNumber: bigint, value?: bigint): Promise<bigint | undefined> => {
+    if (value !== undefined) return Promise.resolve(value)
+    const read = readNextId(client, { contract, address: contract === 'registry' ? registry : escrow, blockNumber })
+    return nextIdsBefore === 'first' && blockNumber === beforeBlock ? read.catch(() => undefined) : read
+  }
   let logs: MarketLog[]
-  let nextIds: bigint[]
+  let nextIds: (bigint | undefined)[]
   try {
     ;[logs, ...nextIds] = await Promise.all([
       readLogs(client, { address: [registry, escrow], events: marketEvents, fromBlock, toBlock }),
-      nextIdAt('registry', beforeBlock),
+      nextIdAt('registry', beforeBlock, known?.service),
       nextIdAt('registry', toBlock),
-      nextIdAt('escrow', beforeBlock),
+      nextIdAt('escrow', beforeBlock, known?.job),
       nextIdAt('escrow', toBlock),
     ])
   } catch (cause) {
     if (isRangeTooLargeError(cause)) throw new LogRangeTooLargeError({ fromBlock, toBlock, cause })
     throw cause
   }
-  const [servicesBefore, servicesAfter, jobsBefore, jobsAfter] = nextIds as [bigint, bigint, bigint, bigint]
+  const [servicesBefore, servicesAfter, jobsBefore, jobsAfter] = nextIds as [bigint | undefined, bigint, bigint | undefined, bigint]
+  const createdServices = logs.flatMap((log) => (log.eventName === 'ServiceRegistered' ? [log.args.serviceId] : []))
+  const createdJobs = logs.flatMap((log) => (log.eventName === 'JobCreated' ? [log.args.jobId] : []))
   checkCreatedIds({
     kind: 'service',
-    created: logs.flatMap((log) => (log.eventName === 'ServiceRegistered' ? [log.args.serviceId] : [])),
-    nextBefore: servicesBefore,
+    created: createdServices,
+    nextBefore: servicesBefore ?? lowest(createdServices) ?? servicesAfter,
     nextAfter: servicesAfter,
     fromBlock,
     toBlock,
   })
   checkCreatedIds({
     kind: 'job',
-    created: logs.flatMap((log) => (log.eventName === 'JobCreated' ? [log.args.jobId] : [])),
-    nextBefore: jobsBefore,
+    created: createdJobs,
+    nextBefore: jobsBefore ?? lowest(createdJobs) ?? jobsAfter,
     nextAfter: jobsAfter,
     fromBlock,
     toBlock,
@@ -159,6 +176,7 @@ export async function readWindow(
 
   return {
     toBlock: { number: toBlock, hash: toHash },
+    nextIds: { service: servicesAfter, job: jobsAfter },
     logs,
     timestamps: new Map(headers.map((header) => [header.number, header.timestamp])),
     services: new Map(services.map((service, index) => [serviceIdList[index] as bigint, service])),
@@ -235,4 +253,8 @@ async function checkBloomMisses(
       })
     }
   }
+}
+
+function lowest(ids: readonly bigint[]): bigint | undefined {
+  return ids.reduce<bigint | undefined>((low, id) => (low === undefined || id < low ? id : low), undefined)
 }

@@ -58,6 +58,7 @@ export async function scanRange(
         readJobIds,
         readAt: toBlock,
         bloomCheckBlocks,
+        nextIdsBefore: store.sync.nextIds ?? (store.sync.cursor === undefined ? 'first' : undefined),
       })
     } catch (error) {
       if (error instanceof LogRangeTooLargeError && window.rejected(to - from + 1n)) continue

@@ -41,6 +41,11 @@ export type StoreSync = {
   network: string
   /** Whether new heads are followed over WebSocket (and whether that subscription is up). */
   newHeads: Health['newHeads']
+  /**
+   * The contracts' next ids at the cursor (after the last applied window), so the next window's
+   * creations are counted without reading an old block's state; undefined after a rollback.
+   */
+  nextIds: { service: bigint; job: bigint } | undefined
   /** Set while the node serves another chain than the configured one: the readers serve nothing. */
   chainMismatch: ChainIdMismatchError | undefined
   /** Why the last poll failed; undefined once one succeeds. */
@@ -98,7 +103,7 @@ export type Store = {
   /** Adds an event to a stored job; a log already applied (same block and log index) changes nothing. */
   addJobEvent(parameters: AddJobEventParameters): void
   /** Marks `block` fully applied: it becomes the cursor and is remembered for reorg checks. */
-  advance(block: BlockRef): void
+  advance(block: BlockRef, nextIds?: StoreSync['nextIds']): void
   /** Records a completed poll; the first one also marks the initial back-fill done. */
   polled(parameters: { headBlock: bigint; at: number }): void
   /** Records how the new-heads subscription stands, for the health reader. */
@@ -228,6 +233,7 @@ export function createStore({
     chainId,
     network,
     newHeads: 'off',
+    nextIds: undefined,
     chainMismatch: undefined,
     lastError: undefined,
     polls: 0,
@@ -386,8 +392,9 @@ export function createStore({
       setEvents(entry, events.toSpliced(index, 0, event))
     },
 
-    advance(block) {
+    advance(block, nextIds) {
       sync.cursor = block
+      sync.nextIds = nextIds
       recentBlocks.set(block.number, block.hash)
       for (const number of recentBlocks.keys()) {
         if (recentBlocks.size <= recentBlockLimit) break
@@ -458,6 +465,7 @@ export function createStore({
       }
       for (const number of recentBlocks.keys()) if (number > ancestor.number) recentBlocks.delete(number)
       sync.cursor = ancestor
+      sync.nextIds = undefined
     },
 
     clear() {
@@ -469,6 +477,7 @@ export function createStore({
       sellers.clear()
       recentBlocks.clear()
       sync.cursor = undefined
+      sync.nextIds = undefined
     },
   }
   return store
