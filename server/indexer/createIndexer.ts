@@ -44,7 +44,8 @@ export type CreateIndexerParameters = {
   onNewHeadsChange?: (change: FollowHeadsChange) => void
   /**
    * A poll reading at most this many new blocks checks each block's logsBloom against its answer
-   * (default 32: following the head; a back-fill relies on the creation counts and the self-check).
+   * (default 100, one batch of headers: following the head and catching up after an outage; a
+   * back-fill relies on the creation counts, the histories of the jobs it read, and the self-check).
    */
   bloomCheckBlocks?: bigint
   /** Jobs and services the self-check compares with the chain per poll (0 turns it off; see createSelfCheck). */
@@ -99,7 +100,7 @@ export function createIndexer(
     onError = logError,
     newHeads,
     onNewHeadsChange = logNewHeadsChange,
-    bloomCheckBlocks = 32n,
+    bloomCheckBlocks = 100n,
     selfCheckJobs = 24,
     selfCheckServices = 20,
     onRepair,

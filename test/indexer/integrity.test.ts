@@ -51,6 +51,8 @@ function watchedIndexer(url: string, options: Partial<CreateTestIndexerParameter
     maxRetryDelayMs: 200,
     timeoutMs: 2_000,
     onRepair: ({ kind, id, reason }) => repairs.push(`${kind} ${id}: ${reason}`),
+    // A self-check round every poll, as at the default 3 s poll.
+    selfCheckIntervalMs: 0,
     ...options,
   })
   const violations: string[] = []
