@@ -174,7 +174,9 @@ export function createIndexer(
         return stored !== undefined && checkJobHistory(stored.job, stored.events) !== 'consistent'
       })
     }
-    await selfCheck?.run(client, { firstBlock, suspects })
+    // The rolling round starts after the initial back-fill, which read every record it holds just
+    // now (its suspects are checked at once): the back-fill is not held up by a round.
+    if (store.sync.backfilledAt !== undefined || suspects.length > 0) await selfCheck?.run(client, { firstBlock, suspects })
     store.polled({ headBlock: head.number, at: now() })
     return head.number
   }
