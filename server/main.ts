@@ -3,6 +3,7 @@ import { describeConfigFlags } from '../config/describeConfigFlags.ts'
 import { loadConfig } from '../config/loadConfig.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { startRestIndexer } from './http/startRestIndexer.ts'
+import { checkIndexerNode } from './indexer/startIndexer.ts'
 
 /**
  * The REST indexer: `npm run serve -- [--network devnet|0g-mainnet] [--port 8080] [--host 127.0.0.1]`
@@ -21,6 +22,9 @@ if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)
 
 try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env })
+  // A wrong chain, a missing contract or a node that never answers is an exit a supervisor sees,
+  // not an indexer that polls forever or serves an empty market.
+  await checkIndexerNode(config)
   const server = await startRestIndexer(config, {
     mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
     logger: { level: 'info', stream: process.stderr },
