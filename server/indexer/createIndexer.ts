@@ -179,8 +179,11 @@ export function createIndexer(
       })
     }
     // The rolling round starts after the initial back-fill, which read every record it holds just
-    // now (its suspects are checked at once): the back-fill is not held up by a round.
-    if (store.sync.backfilledAt !== undefined || suspects.length > 0) await selfCheck?.run(client, { firstBlock, suspects })
+    // now (its suspects, and any a failed repair left, are checked at once): the back-fill is not
+    // held up by a round.
+    if (store.sync.backfilledAt !== undefined || suspects.length > 0 || store.sync.selfCheck.unrepaired > 0) {
+      await selfCheck?.run(client, { firstBlock, suspects })
+    }
     store.polled({ headBlock: head.number, at: now() })
     return head.number
   }

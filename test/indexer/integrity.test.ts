@@ -80,7 +80,7 @@ async function expectChainServed(indexer: Watched): Promise<void> {
   // One more block, so that a poll (and its self-check) runs on every path, new heads included.
   await market.mine(1)
   await waitForHead(indexer, node)
-  await waitFor(() => indexer.store.sync.lastError === undefined)
+  await waitFor(() => indexer.store.sync.lastError === undefined && getHealth(indexer.store).ok)
   const served = snapshotStore(indexer.store)
   const health = getHealth(indexer.store).health
   expect(served).toEqual(await readChainMarket(node, devnet.deployment))
