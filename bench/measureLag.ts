@@ -1,6 +1,7 @@
 import { type Address, encodeFunctionData, stringToHex, toHex } from 'viem'
 import { getTransactionReceipt, setAutomine } from 'viem/actions'
 import { escrowAbi } from '../chain/abi/escrow.ts'
+import { registryAbi } from '../chain/abi/registry.ts'
 import type { Deployment } from '../devnet/deployment.ts'
 import { BenchSetupError } from '../errors/bench.ts'
 import { benchAccounts } from './benchAccounts.ts'
@@ -56,9 +57,20 @@ export async function measureLag(
   clients: BenchClients,
   { deployment, batchers, observers, jobs, paceMs, checkEveryMs = 10 }: MeasureLagParameters,
 ): Promise<MeasureLagReturnType> {
-  const { escrow } = deployment
+  const { escrow, registry } = deployment
+  // The generator rotated the keys of the services it slashed (the reference's only path to a
+  // slash): only a service still signing with its bench key and still active can settle a probe.
+  const records = await Promise.all(
+    benchServices.map(({ index }) =>
+      clients.public.readContract({ address: registry, abi: registryAbi, functionName: 'getService', args: [BigInt(index + 1)] }),
+    ),
+  )
+  const usable = benchServices.filter(
+    (service, index) => records[index]?.active === true && records[index]?.signingAddress === service.signer.address,
+  )
+  if (usable.length === 0) throw new BenchSetupError('No bench service is active with its bench signing key: no lag probe can be settled.')
   const planned = Array.from({ length: jobs }, (_, index) => ({
-    service: benchServices[index % benchServices.length] as BenchService,
+    service: usable[index % usable.length] as BenchService,
     buyer: benchAccounts.buyers[index % benchAccounts.buyers.length] as Address,
   }))
   const firstJobId = await clients.public.readContract({ address: escrow, abi: escrowAbi, functionName: 'nextJobId' })
