@@ -6,6 +6,7 @@ import { ConfigError } from '../errors/config.ts'
 import { quoteSetting } from '../errors/quoteSetting.ts'
 import { mcpComponent } from '../mcp/hosted/mcpComponent.ts'
 import { restComponent } from '../server/http/restComponent.ts'
+import { createLogger } from '../server/logging/createLogger.ts'
 import type { Store } from '../server/store/createStore.ts'
 import type { DevnetComponent, StartedDevnetComponent } from './DevnetComponent.ts'
 import { plannedServices } from './seed/marketPlan.ts'
@@ -85,12 +86,15 @@ async function main(): Promise<void> {
     throw new ConfigError(`npm start runs the devnet, so the network must be "devnet", got "${config.network}".`)
   }
   writeDeploymentRecord(config.deploymentPath, devnet.deployment)
+  const logger = createLogger({ level: config.logLevel })
+  stack.unshift({ name: 'logger', stop: async () => logger.info('npm start stopped') })
 
   const started: { name: string; urls: StartedDevnetComponent['urls'] }[] = []
   let store: Store | undefined
   for (const component of components) {
-    const log = (message: string): void => console.log(`[${component.name}] ${message}`)
-    const running = await component.start({ config, devnet, log, store })
+    const componentLogger = logger.child({ component: component.name })
+    const log = (message: string): void => componentLogger.info(message)
+    const running = await component.start({ config, devnet, log, logger, store })
     store ??= running.store
     stack.push({ name: component.name, stop: running.stop })
     started.push({ name: component.name, urls: running.urls })

@@ -37,6 +37,10 @@ export type CreateIndexerParameters = {
   /** Every change of the new-heads subscription; defaults to one line on stderr. */
   onNewHeadsChange?: (change: FollowHeadsChange) => void
   now?: () => number
+  /** Every successful poll, with the head it read up to (for metrics). */
+  onPoll?: ((poll: { headBlock: bigint }) => void) | undefined
+  /** Every reorg found: `depth` blocks above the common ancestor were undone (all of them when none is remembered). */
+  onReorg?: ((reorg: { depth: bigint; ancestor: bigint | undefined }) => void) | undefined
 }
 
 export type Indexer = {
@@ -79,6 +83,8 @@ export function createIndexer(
     newHeads,
     onNewHeadsChange = logNewHeadsChange,
     now = Date.now,
+    onPoll,
+    onReorg,
   }: CreateIndexerParameters,
 ): Indexer {
   const store = createStore({ pollIntervalMs, chainId, network, now })
@@ -115,12 +121,14 @@ export function createIndexer(
       const ancestor = await findCommonAncestor(client, { blocks: store.recentBlocks, headBlock: head.number })
       if (ancestor === undefined) store.clear()
       else store.rollback(ancestor)
+      onReorg?.({ depth: cursor.number - (ancestor?.number ?? firstBlock - 1n), ancestor: ancestor?.number })
     }
     const fromBlock = store.sync.cursor === undefined ? firstBlock : store.sync.cursor.number + 1n
     if (fromBlock <= head.number) {
       await scanRange(client, { store, registry, escrow, fromBlock, toBlock: head.number, toBlockHash: head.hash, window })
     }
     store.polled({ headBlock: head.number, at: now() })
+    onPoll?.({ headBlock: head.number })
     return head.number
   }
 
