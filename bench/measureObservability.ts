@@ -1,6 +1,6 @@
 import type { LoadSettings } from './compareWithCeiling.ts'
 import { readChildCpu } from './readChildCpu.ts'
-import { runLoad } from './runLoad.ts'
+import { runLoad, type RunLoadReturnType } from './runLoad.ts'
 import type { ObservabilityVariant, ServeObservabilityMessage } from './serveObservabilityVariant.ts'
 import { spawnBenchChild } from './spawnBenchChild.ts'
 
@@ -23,32 +23,56 @@ const variants: (ObservabilityVariant & { label: string })[] = [
   { label: 'metrics + access log', metrics: true, accessLog: true },
 ]
 
+/** Load rounds per variant, in alternating order: the median is kept, so a neighbour's burst on a shared machine shifts no variant alone. */
+const rounds = 3
+
 /**
  * What request metrics (the onResponse histogram) and info access logs cost: the same REST app
- * and route (`GET /v1/services`) in four processes, one variant each, loaded one after another.
+ * and route (`GET /v1/services`) in four processes, one variant each, loaded in turn.
  */
 export async function measureObservability({ load }: { load: LoadSettings }): Promise<ObservabilityCost[]> {
-  const measured = []
-  for (const variant of variants) {
-    const child = spawnBenchChild<ServeObservabilityMessage>({
+  const children = variants.map((variant) =>
+    spawnBenchChild<ServeObservabilityMessage>({
       entry: 'bench/serveObservabilityVariant.ts',
       options: { metrics: variant.metrics, accessLog: variant.accessLog },
       name: `observability: ${variant.label}`,
-    })
-    try {
-      const { url } = await child.next('listening')
-      const result = await runLoad({ url: `${url}/v1/services`, ...load, serverCpu: () => readChildCpu(child) })
-      measured.push({ ...variant, requestsPerSec: result.requestsPerSec, p50Ms: result.p50Ms, p99Ms: result.p99Ms, cpuMicrosPerRequest: result.cpuMicrosPerRequest })
-    } finally {
-      await child.stop()
+    }),
+  )
+  try {
+    const urls = await Promise.all(children.map(async (child) => (await child.next('listening')).url))
+    const results: RunLoadReturnType[][] = variants.map(() => [])
+    for (let round = 0; round < rounds; round++) {
+      const order = variants.map((_variant, index) => index)
+      if (round % 2 === 1) order.reverse()
+      for (const index of order) {
+        const child = children[index]!
+        results[index]!.push(await runLoad({ url: `${urls[index]}/v1/services`, ...load, serverCpu: () => readChildCpu(child) }))
+      }
     }
+    const measured = variants.map((variant, index) => {
+      const runs = results[index]!
+      return {
+        ...variant,
+        requestsPerSec: median(runs.map((run) => run.requestsPerSec)),
+        p50Ms: median(runs.map((run) => run.p50Ms)),
+        p99Ms: median(runs.map((run) => run.p99Ms)),
+        cpuMicrosPerRequest: median(runs.map((run) => run.cpuMicrosPerRequest)),
+      }
+    })
+    const base = measured[0]!
+    return measured.map((entry) => ({
+      ...entry,
+      extraCpuMicrosPerRequest: Math.round((entry.cpuMicrosPerRequest - base.cpuMicrosPerRequest) * 10) / 10,
+      throughputChangePercent: Math.round(((entry.requestsPerSec - base.requestsPerSec) / base.requestsPerSec) * 1000) / 10,
+    }))
+  } finally {
+    await Promise.all(children.map((child) => child.stop()))
   }
-  const base = measured[0]!
-  return measured.map((entry) => ({
-    ...entry,
-    extraCpuMicrosPerRequest: Math.round((entry.cpuMicrosPerRequest - base.cpuMicrosPerRequest) * 10) / 10,
-    throughputChangePercent: Math.round(((entry.requestsPerSec - base.requestsPerSec) / base.requestsPerSec) * 1000) / 10,
-  }))
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
 }
 
 /** The figures as a table for the terminal. */
