@@ -10,6 +10,9 @@ import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { startHostedMcpServer } from '../../mcp/hosted/startHostedMcpServer.ts'
 import { startRestIndexer, type StartRestIndexerReturnType } from '../../server/http/startRestIndexer.ts'
 import { createLogger } from '../../server/logging/createLogger.ts'
+import { getHealth } from '../../server/readers/getHealth.ts'
+import { getReadiness } from '../../server/readers/getReadiness.ts'
+import { createStore } from '../../server/store/createStore.ts'
 import { createMarketDriver, type MarketDriver } from '../indexer/support/createMarketDriver.ts'
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
@@ -93,6 +96,26 @@ afterAll(async () => {
   await devnet?.stop()
 })
 
+describe('readiness', () => {
+  const block = (number: bigint) => ({ number, hash: `0x${number.toString(16).padStart(64, '0')}` as const })
+
+  test('ready once back-filled with a recent poll; the reason otherwise', () => {
+    const store = createStore({ pollIntervalMs: 1_000, chainId: 31337, network: 'devnet', now: () => 0 })
+    expect(getReadiness(store, { now: 0 })).toMatchObject({ ready: false, reason: 'backfilling' })
+    store.advance(block(10n))
+    store.polled({ headBlock: 12n, at: 1_000 })
+    expect(getReadiness(store, { now: 1_500 })).toEqual({ ready: true, lagBlocks: 2 })
+    expect(getReadiness(store, { now: 4_001 })).toEqual({
+      ready: false,
+      reason: 'stale',
+      message: 'The last successful poll was 3.0 s ago, more than 3 poll intervals (3 s): the node may be unreachable.',
+      lagBlocks: 2,
+    })
+    // /healthz keeps its own record: the same rule, no reason.
+    expect(getHealth(store, { now: 4_001 }).ok).toBe(false)
+  })
+})
+
 describe('metrics', () => {
   let server: StartRestIndexerReturnType
 
@@ -117,7 +140,9 @@ describe('metrics', () => {
     expect(sample(during, 'indexer_cursor_block')).toBeLessThan(Number(head))
     expect(sample(during, 'indexer_lag_blocks')).toBe(Number(head) - sample(during, 'indexer_cursor_block'))
     expect(sample(during, 'indexer_rpc_request_duration_seconds_count{method="eth_getLogs",outcome="ok"}')).toBeGreaterThan(0)
-    expect((await fetch(`${server.url}/readyz`)).status).toBe(503)
+    const notReady = await fetch(`${server.url}/readyz`)
+    expect(notReady.status).toBe(503)
+    expect(await notReady.json()).toMatchObject({ ready: false, reason: 'backfilling', message: expect.stringMatching(/^The initial back-fill has not reached the head/) })
 
     // After: at the head, every seeded job counted as the chain has it.
     await until(async () => (await fetch(`${server.url}/readyz`)).status === 200, 'readiness')
