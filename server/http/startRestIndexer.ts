@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
 import type { Config } from '../../config/ConfigSchema.ts'
+import { ChainIdMismatchError } from '../../errors/chain.ts'
 import { startIndexer } from '../indexer/startIndexer.ts'
 import type { Logger } from '../logging/createLogger.ts'
 import { describeError } from '../logging/describeError.ts'
@@ -57,7 +58,9 @@ export async function startRestIndexer(
     observeTransport: rpc.wrap,
     onError: (error) => {
       metrics?.onFailedPoll()
-      log.warn({ err: describeError(error) }, 'poll failed, retrying')
+      // A node on another chain stops the indexer: retrying would index the wrong market.
+      if (error instanceof ChainIdMismatchError) log.fatal({ err: describeError(error) }, 'indexer stopped')
+      else log.warn({ err: describeError(error) }, 'poll failed, retrying')
     },
     onNewHeadsChange: (change) => {
       if (change.state === 'subscribed') log.info({ endpoint: change.endpoint }, 'following new heads')

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { hostname } from 'node:os'
 import { pino, type DestinationStream, type Logger } from 'pino'
 import type { LogLevel } from '../../config/ConfigSchema.ts'
 
@@ -22,7 +23,7 @@ const require = createRequire(import.meta.url)
  * loaded only then, so a production process never pays for it.
  */
 export function createLogger({ level, stream = process.stderr, pretty = stream.isTTY === true, base }: CreateLoggerParameters): Logger {
-  const options = { level, base: { pid: process.pid, ...base } }
+  const options = { level, base: { pid: process.pid, hostname: hostname(), ...base } }
   if (!pretty) return pino(options, stream)
   const pinoPretty = require('pino-pretty') as typeof import('pino-pretty')
   return pino(options, pinoPretty({ destination: stream, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }))
