@@ -174,6 +174,29 @@ describe('metrics', () => {
     expect(sample(settled, 'indexer_settled_wei')).toBeGreaterThan(sample(after, 'indexer_settled_wei'))
   }, 120_000)
 
+  test('a reorg raises the reorg counter and records its rollback depth', async () => {
+    const before = await scrape(server.url)
+    const serviceId = await market.registerService()
+    await until(async () => (await scrape(server.url)).get('indexer_cursor_block') === Number(await market.blockNumber()), 'the cursor at the head')
+    const fork = await market.snapshot()
+    // Branch A: one block with a job, indexed; then branch B from the fork with another job in its place.
+    await market.createJob({ serviceId, amount: 10_000_000_000_000_000n })
+    const heightA = await market.blockNumber()
+    await until(async () => (await scrape(server.url)).get('indexer_cursor_block') === Number(heightA), 'the cursor on branch A')
+    await market.revert(fork)
+    await market.createJob({ serviceId, amount: 30_000_000_000_000_000n })
+    await market.mine(1)
+    const heightB = await market.blockNumber()
+    let after = new Map<string, number>()
+    await until(async () => {
+      after = await scrape(server.url)
+      return after.get('indexer_cursor_block') === Number(heightB)
+    }, 'the cursor on branch B')
+    expect(sample(after, 'indexer_reorgs_total') - sample(before, 'indexer_reorgs_total')).toBe(1)
+    expect(sample(after, 'indexer_rollback_depth_blocks_count') - sample(before, 'indexer_rollback_depth_blocks_count')).toBe(1)
+    expect(sample(after, 'indexer_rollback_depth_blocks_sum') - sample(before, 'indexer_rollback_depth_blocks_sum')).toBe(1)
+  }, 60_000)
+
   test('the REST latency histogram counts requests by route template and status', async () => {
     const before = await scrape(server.url)
     const route = (status: number) => `http_request_duration_seconds_count{route="/v1/jobs/:id",method="GET",status="${status}"}`
