@@ -1,9 +1,11 @@
 import { type Address, encodeFunctionData, getAbiItem, type GetLogsReturnType, keccak256, parseEther, stringToHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { getBlockNumber, getLogs, increaseTime, mine, readContract, setAutomine } from 'viem/actions'
 import { arbiterAbi } from '../chain/abi/arbiter.ts'
 import { escrowAbi } from '../chain/abi/escrow.ts'
 import { registryAbi } from '../chain/abi/registry.ts'
 import type { Deployment } from '../devnet/deployment.ts'
+import { labelledPrivateKey } from '../devnet/seed/seedAccounts.ts'
 import { BenchSetupError } from '../errors/bench.ts'
 import { benchAccounts } from './benchAccounts.ts'
 import { benchServices, type BenchService } from './benchServices.ts'
@@ -12,7 +14,7 @@ import type { BenchClients } from './createBenchClients.ts'
 import { createTransactionSender, type BenchTransaction } from './createTransactionSender.ts'
 import { deployBatchers, type BenchBatchers } from './deployBatchers.ts'
 
-export type BenchOutcome = 'pending' | 'settled' | 'expired' | 'disputed' | 'slashed' | 'disputeRejected'
+export type BenchOutcome = 'pending' | 'settled' | 'expired' | 'disputed' | 'slashed' | 'disputeFailed'
 
 export type GenerateJobsParameters = {
   deployment: Deployment
@@ -25,7 +27,7 @@ export type GenerateJobsReturnType = {
   services: number
   /** Jobs per planned outcome. */
   outcomes: Record<BenchOutcome, number>
-  /** Logs of the registry and the escrow from the deploy block to `headBlock`: what an indexer reads. */
+  /** Logs of the registry, the escrow and the arbiter's dispute events up to `headBlock`: what an indexer reads. */
   events: number
   transactions: number
   blocks: number
@@ -41,35 +43,43 @@ export type GenerateJobsReturnType = {
 
 /**
  * The outcome of the i-th job created, by `i mod 47` (prime to the 50 services, so every service
- * gets every outcome): 32 settled, 5 pending, 4 expired, 2 disputed, 2 slashed, 2 disputes rejected.
+ * gets every outcome): 32 settled, 5 pending, 4 expired, 2 disputed, 2 slashed, 2 disputes failed.
  */
 const outcomeCycle: readonly BenchOutcome[] = Array.from({ length: 47 }, (_, position): BenchOutcome => {
   if ([3, 13, 23, 33, 43].includes(position)) return 'pending'
   if ([7, 17, 27, 37].includes(position)) return 'expired'
   if ([9, 29].includes(position)) return 'disputed'
   if ([19, 39].includes(position)) return 'slashed'
-  if ([24, 44].includes(position)) return 'disputeRejected'
+  if ([24, 44].includes(position)) return 'disputeFailed'
   return 'settled'
 })
 
-/** Escrow logs each outcome leaves beyond JobCreated. */
+/** Escrow and arbiter logs about the job each outcome leaves beyond JobCreated. */
 const extraEvents: Record<BenchOutcome, number> = {
   pending: 0,
   expired: 1, // JobExpired
   settled: 2, // JobAttested, JobSettled
-  disputed: 3, // + JobDisputed
-  slashed: 4, // + JobSlashed
-  disputeRejected: 4, // + DisputeRejected
+  disputed: 4, // + JobDisputed, DisputeOpened
+  disputeFailed: 5, // + JobDisputed, DisputeOpened, DisputeFailed
+  slashed: 6, // + JobDisputed, DisputeOpened, JobSlashed, Slashed
 }
 
 const longTimeoutSeconds = 86_400n
 const expiringTimeoutSeconds = 60n
 const disputeBond = parseEther('0.001')
-const slashShares = [parseEther('0.001'), parseEther('0.0005'), parseEther('0.0005')] as const
-const sellerBond = parseEther('100')
-const gas = { register: 1_000_000n, stake: 100_000n, createJob: 300_000n, dispute: 150_000n, resolve: 500_000n, reclaim: 150_000n }
+/** The arbiter's MIN_BOND, staked once per service. */
+const serviceBond = parseEther('5')
+const gas = {
+  register: 1_000_000n,
+  stake: 150_000n,
+  createJob: 300_000n,
+  dispute: 250_000n,
+  rotate: 100_000n,
+  arbitrate: 400_000n,
+  reclaim: 150_000n,
+}
 /** Calls per batch transaction: under 15M gas limit with the batch overhead, two to a 30M-gas block. */
-const callsPerBatch = { createJob: 45, settle: 24, dispute: 50, reclaim: 50 }
+const callsPerBatch = { createJob: 45, settle: 24, stake: 10, dispute: 50, rotate: 10, arbitrate: 30, reclaim: 50 }
 const batchesPerBlock = 2
 
 const jobCreatedEvent = getAbiItem({ abi: escrowAbi, name: 'JobCreated' })
@@ -81,8 +91,10 @@ type PlannedJob = { index: number; outcome: BenchOutcome; service: BenchService;
  * Fills a freshly deployed market quickly: 50 services from 5 sellers, then `jobs` jobs from 24
  * buyers with mixed outcomes. Buyers and sellers act through batcher contracts, many calls per
  * transaction (a fraction of the transactions, about half the time), with automine off.
- * Settles with real attestations, disputes through the arbiter (slash or reject), expires some
- * after moving the clock. Leaves automine on again.
+ * Settles with real attestations, disputes some, and has anyone arbitrate as on the reference: a
+ * dispute arbitrated while the attestation verifies fails; then every service with a job to slash
+ * rotates its signing key, and arbitrating those jobs slashes the service's bond (in full for the
+ * first, for zero after). Expires some after moving the clock. Leaves automine on again.
  */
 export async function generateJobs(
   clients: BenchClients,
@@ -142,13 +154,16 @@ export async function generateJobs(
       }),
     1,
   )
-  await phase('stake seller bonds', benchAccounts.sellers, (seller) =>
-    batchers.batch(seller, {
+  await phase('stake service bonds', inBatches(benchServices, ({ seller }) => seller, callsPerBatch.stake), ({ owner, items }) =>
+    batchers.batch(owner, {
       target: arbiter,
-      calls: [{ gas: gas.stake, value: sellerBond, data: encodeFunctionData({ abi: arbiterAbi, functionName: 'stake' }) }],
+      calls: items.map((service) => ({
+        gas: gas.stake,
+        value: serviceBond,
+        data: encodeFunctionData({ abi: arbiterAbi, functionName: 'stakeBond', args: [BigInt(service.index + 1)] }),
+      })),
     }),
   )
-  const registryLogs = await getLogs(clients.public, { address: registry, fromBlock: BigInt(deployment.deployBlock) })
 
   const buyers = benchAccounts.buyers
   const planned: PlannedJob[] = Array.from({ length: jobs }, (_, index) => ({
@@ -180,14 +195,14 @@ export async function generateJobs(
 
   const withOutcome = (...outcomes: BenchOutcome[]): PlannedJob[] => planned.filter((job) => outcomes.includes(job.outcome))
   const jobIdOf = (job: PlannedJob): bigint => job.jobId as bigint
-  const settledOnes = withOutcome('settled', 'disputed', 'slashed', 'disputeRejected')
+  const settledOnes = withOutcome('settled', 'disputed', 'slashed', 'disputeFailed')
   await phase('settle jobs', inBatches(settledOnes, ({ service }) => service.seller, callsPerBatch.settle), async ({ owner, items }) =>
     batchers.batch(owner, {
       target: escrow,
       calls: await Promise.all(items.map((job) => buildSettlement({ jobId: jobIdOf(job), service: job.service }))),
     }),
   )
-  await phase('dispute jobs', inBatches(withOutcome('disputed', 'slashed', 'disputeRejected'), ({ buyer }) => buyer, callsPerBatch.dispute), ({ owner, items }) =>
+  await phase('dispute jobs', inBatches(withOutcome('disputed', 'slashed', 'disputeFailed'), ({ buyer }) => buyer, callsPerBatch.dispute), ({ owner, items }) =>
     batchers.batch(owner, {
       target: escrow,
       calls: items.map((job) => ({
@@ -197,21 +212,32 @@ export async function generateJobs(
       })),
     }),
   )
-  // Only the arbiter's owner (the deployer, an account) may rule: one transaction a dispute.
-  await phase(
-    'resolve disputes',
-    withOutcome('slashed', 'disputeRejected'),
-    (job) => ({
-      from: benchAccounts.deployer,
-      to: arbiter,
-      gas: gas.resolve,
-      data:
-        job.outcome === 'slashed'
-          ? encodeFunctionData({ abi: arbiterAbi, functionName: 'slash', args: [jobIdOf(job), ...slashShares] })
-          : encodeFunctionData({ abi: arbiterAbi, functionName: 'rejectDispute', args: [jobIdOf(job)] }),
+  const arbitrate = (name: string, outcome: BenchOutcome): Promise<void> =>
+    phase(name, inBatches(withOutcome(outcome), ({ buyer }) => buyer, callsPerBatch.arbitrate), ({ owner, items }) =>
+      batchers.batch(owner, {
+        target: arbiter,
+        calls: items.map((job) => ({
+          gas: gas.arbitrate,
+          data: encodeFunctionData({ abi: arbiterAbi, functionName: 'arbitrate', args: [jobIdOf(job)] }),
+        })),
+      }),
+    )
+  await arbitrate('arbitrate disputes that fail', 'disputeFailed')
+  const rotated = benchServices.filter((service) => withOutcome('slashed').some((job) => job.service === service))
+  await phase('rotate signing keys', inBatches(rotated, ({ seller }) => seller, callsPerBatch.rotate), ({ owner, items }) =>
+    batchers.batch(owner, {
+      target: registry,
+      calls: items.map((service) => ({
+        gas: gas.rotate,
+        data: encodeFunctionData({
+          abi: registryAbi,
+          functionName: 'rotateSigningAddress',
+          args: [BigInt(service.index + 1), privateKeyToAccount(labelledPrivateKey(`bench signing key ${service.index} #2`)).address],
+        }),
+      })),
     }),
-    30,
   )
+  await arbitrate('arbitrate disputes that slash', 'slashed')
   await increaseTime(clients.test, { seconds: Number(expiringTimeoutSeconds) * 2 })
   await mine(clients.test, { blocks: 1 })
   await phase('reclaim expired jobs', inBatches(withOutcome('expired'), ({ buyer }) => buyer, callsPerBatch.reclaim), ({ owner, items }) =>
@@ -225,7 +251,8 @@ export async function generateJobs(
   )
   await setAutomine(clients.test, true)
 
-  const outcomes: Record<BenchOutcome, number> = { pending: 0, settled: 0, expired: 0, disputed: 0, slashed: 0, disputeRejected: 0 }
+  const registryLogs = await getLogs(clients.public, { address: registry, fromBlock: BigInt(deployment.deployBlock) })
+  const outcomes: Record<BenchOutcome, number> = { pending: 0, settled: 0, expired: 0, disputed: 0, slashed: 0, disputeFailed: 0 }
   let escrowEvents = 0
   for (const job of planned) {
     outcomes[job.outcome] += 1

@@ -54,7 +54,7 @@ export async function measureBackfill(
   const expected = {
     services: generated.services,
     total: generated.jobs,
-    settled: outcomes.settled + outcomes.disputed + outcomes.slashed + outcomes.disputeRejected,
+    settled: outcomes.settled + outcomes.disputed + outcomes.slashed + outcomes.disputeFailed,
     expired: outcomes.expired,
     slashed: outcomes.slashed,
   }

@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-// Entry of `npx -y tee-market`: the local MCP server over stdio. The sources are TypeScript,
-// run through tsx's loader; nothing is printed to stdout but protocol messages.
-import { register } from 'tsx/esm/api'
-
-register()
-await import('../mcp/stdio/main.ts')
+// Entry of the local MCP server over stdio (`npx -y <tarball or checkout>`): the bundle that
+// `npm run build` writes from mcp/stdio/main.ts. Nothing is printed to stdout but protocol messages.
+import '../dist/bin/tee-market-mcp.js'

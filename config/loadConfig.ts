@@ -8,7 +8,7 @@ import { networkNames, networks, type NetworkName } from './networks.ts'
 import { readDeploymentRecord } from './readDeploymentRecord.ts'
 
 /** Where each setting can be given on the command line and in the environment. */
-const configSources = {
+export const configSources = {
   network: { flag: 'network', env: 'MARKET_NETWORK' },
   rpcUrl: { flag: 'rpc-url', env: 'RPC_URL' },
   wsRpcUrl: { flag: 'ws-rpc-url', env: 'WS_RPC_URL' },

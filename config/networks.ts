@@ -13,6 +13,8 @@ export type NetworkPreset = {
    */
   wsRpcUrl: string | { fromRpcUrl: true } | null
   explorerUrl: string | null
+  /** The chain's native token, in which prices and amounts (wei) are shown. */
+  nativeCurrency: { symbol: string; decimals: number }
   /** Absent for the devnet: its addresses come from the deployment record `npm start` writes. */
   contracts?: Pick<Deployment, 'registry' | 'escrow' | 'arbiter' | 'attestationVerifier'>
   /**
@@ -28,6 +30,8 @@ export const networks: Record<NetworkName, NetworkPreset> = {
     rpcUrl: 'http://127.0.0.1:8545',
     wsRpcUrl: { fromRpcUrl: true },
     explorerUrl: null,
+    // A hardhat node: its native token is ETH.
+    nativeCurrency: { symbol: 'ETH', decimals: 18 },
     deployTimestamp: null,
   },
   '0g-mainnet': {
@@ -36,6 +40,7 @@ export const networks: Record<NetworkName, NetworkPreset> = {
     // No WebSocket endpoint of this chain could be checked from here: an operator who has one sets it.
     wsRpcUrl: null,
     explorerUrl: 'https://chainscan.0g.ai',
+    nativeCurrency: { symbol: '0G', decimals: 18 },
     contracts: {
       registry: '0x152A5a433A6592df57d7F77B7B01eEE00C481C2d',
       escrow: '0xB2b762Df53294923d3eaD00d8118AD37388dD4aA',

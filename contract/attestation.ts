@@ -29,6 +29,14 @@ export const AttestationFieldsSchema = extendApi(
   }),
   {
     description: 'The five fields of the attestation text, parsed; each value is exactly as written in the text.',
+    // The fields of the Job's attestationText example, so the documented job is consistent.
+    example: {
+      contentHash: 'ab'.repeat(32),
+      usageHash: 'cd'.repeat(32),
+      providerType: 'centralized',
+      providerIdentity: 'openai',
+      tlsCertFingerprint: 'ef'.repeat(32),
+    },
   },
 )
 

@@ -1,6 +1,8 @@
 import { extendApi } from '@anatine/zod-openapi'
 import { toHex } from 'viem'
 import { z } from 'zod'
+import { arbiterAbi } from '../chain/abi/arbiter.ts'
+import { escrowAbi } from '../chain/abi/escrow.ts'
 import { AttestationFieldsSchema } from './attestation.ts'
 import { describeField } from './describeField.ts'
 import { AddressSchema, Bytes32Schema, HexSchema, UintStringSchema } from './primitives.ts'
@@ -8,18 +10,22 @@ import { AddressSchema, Bytes32Schema, HexSchema, UintStringSchema } from './pri
 /** Names of the escrow's `JobState` enum; the index is the state number. */
 export const jobStateNames = ['Pending', 'Sealed', 'Attested', 'Settled', 'Expired', 'Disputed', 'Slashed'] as const
 
-export const JobStateNameSchema = z.enum(jobStateNames).describe('Name of the job state.')
+// The examples make one consistent job in the docs: Settled, so it carries its attestation.
+export const JobStateNameSchema = extendApi(z.enum(jobStateNames).describe('Name of the job state.'), { example: 'Settled' })
 export type JobStateName = z.infer<typeof JobStateNameSchema>
 
 /** State number from which a job carries its attestation (Attested and every later state). */
 export const attestedState = jobStateNames.indexOf('Attested')
 
-export const JobStateSchema = z
-  .number()
-  .int()
-  .min(0)
-  .max(jobStateNames.length - 1)
-  .describe('State number: 0 Pending, 1 Sealed, 2 Attested, 3 Settled, 4 Expired, 5 Disputed, 6 Slashed.')
+export const JobStateSchema = extendApi(
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(jobStateNames.length - 1)
+    .describe('State number: 0 Pending, 1 Sealed, 2 Attested, 3 Settled, 4 Expired, 5 Disputed, 6 Slashed.'),
+  { example: jobStateNames.indexOf('Settled') },
+)
 
 const attestationTextExample = toHex(
   `${'ab'.repeat(32)}:${'cd'.repeat(32)}:centralized:openai:${'ef'.repeat(32)}`,
@@ -71,7 +77,9 @@ export const JobSchema = extendApi(
     }).optional(),
     attestation: AttestationFieldsSchema.nullable()
       .optional()
-      .describe(`The attestation text parsed into its five fields, or null when it does not parse. ${whenAttested}`),
+      .describe(
+        `The attestation text parsed into its five fields, or null when the reference verifier's parseAttestationText would refuse it (at least 198 bytes; provider fields any bytes but ':', UTF-8 included). ${whenAttested}`,
+      ),
   }),
   {
     title: 'Job',
@@ -82,19 +90,32 @@ export const JobSchema = extendApi(
 
 export type Job = z.output<typeof JobSchema>
 
-export const jobEventNames = [
-  'JobCreated',
-  'JobAttested',
-  'JobSettled',
-  'JobExpired',
-  'JobDisputed',
-  'JobSlashed',
-  // Devnet escrow only: the arbiter rejected a dispute and the job is Settled again.
-  'DisputeRejected',
-] as const
+type AbiEventItem = { type: string; name?: string; inputs?: readonly { name?: string }[] }
+/** An event of `abi` about one job: its first input is the job id. */
+type JobEventOf<abi extends readonly AbiEventItem[]> = Extract<
+  abi[number],
+  { type: 'event'; inputs: readonly [{ name: 'jobId' }, ...unknown[]] }
+>['name']
 
-export const JobEventNameSchema = z.enum(jobEventNames).describe('Name of the on-chain event.')
-export type JobEventName = z.infer<typeof JobEventNameSchema>
+function jobEventsOf<const abi extends readonly AbiEventItem[]>(abi: abi): JobEventOf<abi>[] {
+  return abi
+    .filter((item) => item.type === 'event' && item.inputs?.[0]?.name === 'jobId')
+    .map((item) => item.name as JobEventOf<abi>)
+}
+
+/** A job's events: the escrow's, and the arbiter's about the job's dispute. */
+export type JobEventName = JobEventOf<typeof escrowAbi> | JobEventOf<typeof arbiterAbi>
+
+/** Escrow events first, then the arbiter's (DisputeOpened, DisputeFailed, Slashed), each in ABI order. */
+export const escrowJobEventNames = jobEventsOf(escrowAbi)
+export const arbiterJobEventNames = jobEventsOf(arbiterAbi)
+export const jobEventNames = [...escrowJobEventNames, ...arbiterJobEventNames] as [JobEventName, ...JobEventName[]]
+
+export const JobEventNameSchema = z
+  .enum(jobEventNames)
+  .describe(
+    "Name of the on-chain event: the escrow's job events, and the arbiter's DisputeOpened, DisputeFailed (the job stays Disputed) and Slashed.",
+  )
 
 export const JobEventSchema = extendApi(
   z.object({
@@ -109,9 +130,18 @@ export const JobEventSchema = extendApi(
 
 export type JobEvent = z.output<typeof JobEventSchema>
 
+/** A Settled job's history: created, then attested and settled in one transaction. */
+const eventsExample = [
+  { event: 'JobCreated', blockNumber: '1234560', transactionHash: `0x${'a1'.repeat(32)}`, logIndex: 0, timestamp: '1778220000' },
+  { event: 'JobAttested', blockNumber: '1234567', transactionHash: `0x${'b2'.repeat(32)}`, logIndex: 0, timestamp: '1778220042' },
+  { event: 'JobSettled', blockNumber: '1234567', transactionHash: `0x${'b2'.repeat(32)}`, logIndex: 1, timestamp: '1778220042' },
+]
+
 export const JobDetailSchema = extendApi(
   JobSchema.extend({
-    events: z.array(JobEventSchema).describe("The job's on-chain history, oldest first."),
+    events: extendApi(z.array(JobEventSchema).describe("The job's on-chain history, oldest first."), {
+      example: eventsExample,
+    }),
   }),
   { title: 'JobDetail', description: 'A job with its on-chain history (GET /v1/jobs/{id}).' },
 )

@@ -35,10 +35,11 @@ export function buildOpenApiDocument(): BuildOpenApiDocumentReturnType {
         title: 'TEE Market indexer API',
         version: packageJson.version,
         description:
-          'Read-only REST cache of the on-chain registry of TEE-attested AI inference services and their paid jobs. The chain contracts are the source of truth. Every uint (ids, amounts in wei, timestamps in unix seconds, block numbers) is a canonical decimal string; addresses are EIP-55 checksummed; bytes are lowercase 0x hex. Errors have the body `{ "error": { "code", "message" } }`. No authentication; CORS is open to all origins.',
+          'Read-only REST cache of the on-chain registry of TEE-attested AI inference services and their paid jobs. The chain contracts are the source of truth. Every uint (ids, amounts in wei, timestamps in unix seconds, block numbers) is a canonical decimal string; addresses are EIP-55 checksummed; bytes are lowercase 0x hex. Errors have the body `{ "error": { "code", "message" } }`. No authentication; CORS is open to all origins.\n\nTry each operation in [Swagger UI](/docs/swagger); browse the market in the [explorer](/).',
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
-      servers: [{ url: 'http://127.0.0.1:8080', description: 'Local indexer (default port).' }],
+      // Relative: the server is the origin that serves this document, on whatever port it listens.
+      servers: [{ url: '/', description: 'The indexer that serves this document.' }],
       tags,
       security: [],
     },

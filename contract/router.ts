@@ -8,6 +8,7 @@ import { JobListSchema, ServiceListSchema } from './lists.ts'
 import { AddressInputSchema, UintStringSchema } from './primitives.ts'
 import { SellerSchema } from './seller.ts'
 import { ServiceSchema } from './service.ts'
+import { ServiceEventListSchema } from './serviceEvent.ts'
 import { StatsSchema } from './stats.ts'
 
 const c = initContract()
@@ -48,6 +49,15 @@ export const marketContract = c.router(
         summary: 'Get a service',
         description:
           'One service by id. 400 when `id` is not a canonical decimal unsigned integer; 404 when no service has that id.',
+      },
+      getServiceEvents: {
+        method: 'GET',
+        path: '/v1/services/:id/events',
+        pathParams: IdPathSchema,
+        responses: { 200: ServiceEventListSchema, 400: ErrorBodySchema, 404: ErrorBodySchema },
+        summary: "A service's history",
+        description:
+          "The service's registry events, oldest first: registration, updates of price and status, delisting, and signing-key rotations with the old and new key, so that the key in force at any block can be read. `count` equals the length of `events`. 400 when `id` is not a canonical decimal unsigned integer; 404 when no service has that id.",
       },
     },
     jobs: {

@@ -8,15 +8,18 @@ import {
   type Transport,
   type WalletClient,
   getAddress,
+  getContractAddress,
 } from 'viem'
 import { arbiterAbi } from '../chain/abi/arbiter.ts'
 import { attestationVerifierAbi } from '../chain/abi/attestationVerifier.ts'
 import { escrowAbi } from '../chain/abi/escrow.ts'
 import { registryAbi } from '../chain/abi/registry.ts'
+import { reputationVaultAbi } from '../chain/abi/reputationVault.ts'
 import { ContractDeployError } from '../errors/deploy.ts'
 import arbiterArtifact from './artifacts/Arbiter.json' with { type: 'json' }
 import attestationVerifierArtifact from './artifacts/AttestationVerifier.json' with { type: 'json' }
 import escrowArtifact from './artifacts/JobEscrow.json' with { type: 'json' }
+import reputationVaultArtifact from './artifacts/ReputationVault.json' with { type: 'json' }
 import registryArtifact from './artifacts/ServiceRegistry.json' with { type: 'json' }
 import { type Deployment, DeploymentSchema } from './deployment.ts'
 
@@ -24,74 +27,90 @@ export type DeployContractsReturnType = Deployment
 
 type Receipt = Awaited<ReturnType<PublicClient['waitForTransactionReceipt']>>
 
-/** A seller's bond stays slashable for a day after it asks to withdraw. */
-const withdrawalDelaySeconds = 86_400n
-
 /**
- * Deploys the registry (which creates the agent token), the attestation verifier, the arbiter
- * and the escrow, then tells the arbiter where the escrow is. The wallet's account becomes the
- * arbiter's owner and the treasury.
+ * Deploys the registry (which creates the agent token), the attestation verifier, the reputation
+ * vault, the arbiter and the escrow, from the wallet's account, which becomes the treasury. The
+ * vault and the arbiter take the escrow's address in their constructors and the escrow takes
+ * theirs, as on the reference: the escrow's address is computed from the deployer's nonce before
+ * it exists, so every contract is deployed at a known nonce.
  */
 export async function deployContracts(
   walletClient: WalletClient<Transport, Chain, Account>,
   publicClient: PublicClient,
 ): Promise<DeployContractsReturnType> {
-  const treasury = walletClient.account.address
-  const confirm = async (step: string, hash: Hash): Promise<Receipt> => {
-    const receipt = await publicClient.waitForTransactionReceipt({ hash })
-    if (receipt.status !== 'success') throw new ContractDeployError({ step, transactionHash: hash })
-    return receipt
-  }
-  const deployed = async (step: string, hash: Hash): Promise<{ address: Address; receipt: Receipt }> => {
-    const receipt = await confirm(step, hash)
-    if (!receipt.contractAddress) throw new ContractDeployError({ step, transactionHash: receipt.transactionHash })
-    return { address: getAddress(receipt.contractAddress), receipt }
+  const deployer = walletClient.account.address
+  const treasury = deployer
+  const firstNonce = await publicClient.getTransactionCount({ address: deployer, blockTag: 'pending' })
+  const addressAt = (offset: number): Address =>
+    getContractAddress({ from: deployer, nonce: BigInt(firstNonce + offset) })
+  const planned = {
+    registry: addressAt(0),
+    attestationVerifier: addressAt(1),
+    reputationVault: addressAt(2),
+    arbiter: addressAt(3),
+    escrow: addressAt(4),
   }
 
-  const { address: registry, receipt: registryReceipt } = await deployed(
+  const deployed = async (step: keyof typeof planned, hash: Hash): Promise<Receipt> => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash })
+    if (receipt.status !== 'success' || receipt.contractAddress == null) {
+      throw new ContractDeployError({ step, transactionHash: hash })
+    }
+    // The address follows from the nonce: anything else means another transaction took a nonce.
+    if (getAddress(receipt.contractAddress) !== planned[step]) {
+      throw new ContractDeployError({ step: `${step} (not at its planned address ${planned[step]})`, transactionHash: hash })
+    }
+    return receipt
+  }
+
+  const registryReceipt = await deployed(
     'registry',
-    await walletClient.deployContract({ abi: registryAbi, bytecode: registryArtifact.bytecode as Hex }),
+    await walletClient.deployContract({ abi: registryAbi, bytecode: registryArtifact.bytecode as Hex, nonce: firstNonce }),
   )
-  const { address: attestationVerifier } = await deployed(
+  await deployed(
     'attestationVerifier',
     await walletClient.deployContract({
       abi: attestationVerifierAbi,
       bytecode: attestationVerifierArtifact.bytecode as Hex,
+      nonce: firstNonce + 1,
     }),
   )
-  const { address: arbiter } = await deployed(
+  await deployed(
+    'reputationVault',
+    await walletClient.deployContract({
+      abi: reputationVaultAbi,
+      bytecode: reputationVaultArtifact.bytecode as Hex,
+      args: [planned.escrow],
+      nonce: firstNonce + 2,
+    }),
+  )
+  await deployed(
     'arbiter',
     await walletClient.deployContract({
       abi: arbiterAbi,
       bytecode: arbiterArtifact.bytecode as Hex,
-      args: [treasury, withdrawalDelaySeconds],
+      args: [planned.registry, planned.escrow, planned.attestationVerifier, treasury],
+      nonce: firstNonce + 3,
     }),
   )
-  const { address: escrow } = await deployed(
+  await deployed(
     'escrow',
     await walletClient.deployContract({
       abi: escrowAbi,
       bytecode: escrowArtifact.bytecode as Hex,
-      args: [registry, attestationVerifier, arbiter, treasury],
+      args: [planned.registry, planned.attestationVerifier, planned.reputationVault, planned.arbiter, treasury],
+      nonce: firstNonce + 4,
     }),
   )
-
-  await confirm(
-    'arbiter.setEscrow',
-    await walletClient.writeContract({ address: arbiter, abi: arbiterAbi, functionName: 'setEscrow', args: [escrow] }),
-  )
   const agentToken = await publicClient.readContract({
-    address: registry,
+    address: planned.registry,
     abi: registryAbi,
-    functionName: 'agentToken',
+    functionName: 'agentNFT',
   })
 
   return DeploymentSchema.parse({
     chainId: await publicClient.getChainId(),
-    registry,
-    escrow,
-    arbiter,
-    attestationVerifier,
+    ...planned,
     agentToken: getAddress(agentToken),
     deployBlock: registryReceipt.blockNumber.toString(),
   })

@@ -8,6 +8,8 @@ export const DeploymentSchema = z.object({
   escrow: AddressSchema,
   arbiter: AddressSchema,
   attestationVerifier: AddressSchema,
+  reputationVault: AddressSchema,
+  /** The registry's agent token (its `agentNFT()`), which the registry deploys. */
   agentToken: AddressSchema,
   /** Block of the first deployment transaction, as a decimal string: where indexing starts. */
   deployBlock: UintStringSchema,

@@ -3,7 +3,6 @@ import {
   type Chain,
   type Client,
   type Hash,
-  type Hex,
   type Transport,
   custom,
   createTestClient,
@@ -27,15 +26,15 @@ import {
   delistedServiceIndex,
   disputeBond,
   expiringTimeoutSeconds,
+  inactiveServiceIndex,
   type JobOutcome,
   pendingTimeoutSeconds,
   plannedJobs,
   plannedServices,
   prompts,
   rotatedServiceIndex,
-  sellerBond,
+  serviceBond,
   settledTimeoutSeconds,
-  slashShares,
   timeTravelSeconds,
 } from './seed/marketPlan.ts'
 import { labelledPrivateKey, seedAccounts, serviceSigningAccount } from './seed/seedAccounts.ts'
@@ -46,11 +45,19 @@ export type SeedMarketReturnType = {
   sellers: readonly Address[]
   buyers: readonly Address[]
   serviceIds: readonly bigint[]
-  /** Delisted after its jobs settled. */
+  /** Delisted after its jobs settled; its seller asked for the bond back (7 days to wait). */
   delistedServiceId: bigint
-  /** Its signing key was rotated after some of its jobs settled. */
+  /** Made inactive by `updateService` after its jobs were created. */
+  inactiveServiceId: bigint
+  /** Its signing key was rotated after some of its jobs settled; its bond was slashed. */
   rotatedServiceId: bigint
   jobs: number
+  /** Disputes nobody has arbitrated yet. */
+  openDisputes: readonly bigint[]
+  /** Arbitrated while the attestation still verified: the job stays Disputed. */
+  failedDisputes: readonly bigint[]
+  /** Signed with a key the service later rotated away, then disputed and arbitrated. */
+  slashedJobs: readonly bigint[]
   /** Where the seed leaves the jobs. */
   jobsByState: Readonly<Record<JobStateName, number>>
   /** Pending jobs of seller #1's services: the reference seller answers them once it runs. */
@@ -63,21 +70,24 @@ const finalState: Record<JobOutcome, JobStateName> = {
   pending: 'Pending',
   settled: 'Settled',
   settledAfterRotation: 'Settled',
-  disputeRejected: 'Settled',
   expired: 'Expired',
   disputed: 'Disputed',
+  disputeFailed: 'Disputed',
   slashed: 'Slashed',
 }
 
 /** Outcomes whose job the seller answers with the service's first signing key. */
-const answeredBeforeRotation = new Set<JobOutcome>(['settled', 'disputed', 'disputeRejected', 'slashed'])
-const disputedOutcomes = new Set<JobOutcome>(['disputed', 'disputeRejected', 'slashed'])
+const answeredBeforeRotation = new Set<JobOutcome>(['settled', 'disputed', 'disputeFailed', 'slashed'])
+const disputedOutcomes = new Set<JobOutcome>(['disputed', 'disputeFailed', 'slashed'])
+const arbitratedOutcomes = new Set<JobOutcome>(['disputeFailed', 'slashed'])
 
 /**
  * Fills freshly deployed contracts with a small, lively market from fixed keys: 3 sellers, 6
- * services (one delisted, one with a rotated signing key), 36 jobs in every resting state. The
- * same deployment gives the same service and job ids on every run. Registrations and job
- * creations go one by one (their order fixes the ids); the rest is sent per account in parallel.
+ * services with a bond each (one delisted, one made inactive, one with a rotated signing key),
+ * 36 jobs in every state the reference contracts leave a job in: open and failed disputes, and
+ * slashes after the key rotation. The same deployment gives the same service and job ids on every
+ * run. Registrations, job creations and arbitrations go one by one (their order fixes the ids and
+ * which slash finds the bond full); the rest is sent per account in parallel.
  */
 export async function seedMarket(
   client: Client<Transport, Chain | undefined>,
@@ -91,7 +101,6 @@ export async function seedMarket(
   const maxFeePerGas = (latest.baseFeePerGas ?? parseGwei('1')) * 2n + maxPriorityFeePerGas
   const senderFor = (account: (typeof seedAccounts)['deployer']): NonceSender =>
     createNonceSender(client, { account, chainId, maxFeePerGas, maxPriorityFeePerGas })
-  const deployer = senderFor(seedAccounts.deployer)
   const sellers = seedAccounts.sellers.map(senderFor)
   const buyers = seedAccounts.buyers.map(senderFor)
 
@@ -138,9 +147,13 @@ export async function seedMarket(
     )
   }
   await Promise.all(
-    sellers.map((seller) =>
-      step(`stake bond of ${seller.address}`, () =>
-        seller.send({ to: arbiter, data: encodeFunctionData({ abi: arbiterAbi, functionName: 'stake' }), value: sellerBond }),
+    serviceIds.map((serviceId, index) =>
+      step(`stake the bond of service ${serviceId}`, () =>
+        sellerOf(index).send({
+          to: arbiter,
+          data: encodeFunctionData({ abi: arbiterAbi, functionName: 'stakeBond', args: [serviceId] }),
+          value: serviceBond,
+        }),
       ),
     ),
   )
@@ -210,10 +223,30 @@ export async function seedMarket(
         }
       }
       if (plannedServices[delistedServiceIndex]!.seller === sellerIndex) {
-        await step(`delist service ${serviceIds[delistedServiceIndex]}`, () =>
+        const serviceId = serviceIds[delistedServiceIndex]!
+        await step(`delist service ${serviceId}`, () =>
           seller.send({
             to: registry,
-            data: encodeFunctionData({ abi: registryAbi, functionName: 'delistService', args: [serviceIds[delistedServiceIndex]!] }),
+            data: encodeFunctionData({ abi: registryAbi, functionName: 'delistService', args: [serviceId] }),
+          }),
+        )
+        await step(`request the bond of service ${serviceId} back`, () =>
+          seller.send({
+            to: arbiter,
+            data: encodeFunctionData({ abi: arbiterAbi, functionName: 'requestWithdrawal', args: [serviceId] }),
+          }),
+        )
+      }
+      if (plannedServices[inactiveServiceIndex]!.seller === sellerIndex) {
+        const service = plannedServices[inactiveServiceIndex]!
+        await step(`make service ${serviceIds[inactiveServiceIndex]} inactive`, () =>
+          seller.send({
+            to: registry,
+            data: encodeFunctionData({
+              abi: registryAbi,
+              functionName: 'updateService',
+              args: [serviceIds[inactiveServiceIndex]!, service.pricePerCall, false],
+            }),
           }),
         )
       }
@@ -233,23 +266,16 @@ export async function seedMarket(
         ),
       ),
   )
-  await Promise.all(
-    jobIndexes.flatMap((index) => {
-      const jobId = jobIds[index]!
-      const outcome = plannedJobs[index]!.outcome
-      const data: Hex | undefined =
-        outcome === 'slashed'
-          ? encodeFunctionData({
-              abi: arbiterAbi,
-              functionName: 'slash',
-              args: [jobId, slashShares.toDisputer, slashShares.toTreasury, slashShares.burned],
-            })
-          : outcome === 'disputeRejected'
-            ? encodeFunctionData({ abi: arbiterAbi, functionName: 'rejectDispute', args: [jobId] })
-            : undefined
-      return data === undefined ? [] : [step(`resolve the dispute on job ${jobId}`, () => deployer.send({ to: arbiter, data }))]
-    }),
-  )
+  // Anyone may arbitrate; here the disputer does. One at a time, so the first slash of the
+  // rotated service takes its whole bond and the second finds it empty, on every run.
+  for (const index of jobIndexes.filter((index) => arbitratedOutcomes.has(plannedJobs[index]!.outcome))) {
+    await step(`arbitrate the dispute on job ${jobIds[index]}`, () =>
+      buyers[plannedJobs[index]!.buyerIndex]!.send({
+        to: arbiter,
+        data: encodeFunctionData({ abi: arbiterAbi, functionName: 'arbitrate', args: [jobIds[index]!] }),
+      }),
+    )
+  }
 
   const testClient = createTestClient({ mode: 'hardhat', transport: custom(client) })
   await step('move the clock past the short timeouts', async () => {
@@ -285,6 +311,8 @@ export async function seedMarket(
     Slashed: 0,
   }
   for (const job of plannedJobs) jobsByState[finalState[job.outcome]]++
+  const jobIdsWith = (outcome: JobOutcome): bigint[] =>
+    jobIndexes.filter((index) => plannedJobs[index]!.outcome === outcome).map((index) => jobIds[index]!)
   const pendingOf = (sellerIndexes: readonly number[]): bigint[] =>
     jobIndexes
       .filter((index) => {
@@ -298,8 +326,12 @@ export async function seedMarket(
     buyers: buyers.map((buyer) => buyer.address),
     serviceIds,
     delistedServiceId: serviceIds[delistedServiceIndex]!,
+    inactiveServiceId: serviceIds[inactiveServiceIndex]!,
     rotatedServiceId: serviceIds[rotatedServiceIndex]!,
     jobs: plannedJobs.length,
+    openDisputes: jobIdsWith('disputed'),
+    failedDisputes: jobIdsWith('disputeFailed'),
+    slashedJobs: jobIdsWith('slashed'),
     jobsByState,
     pendingForReferenceSeller: pendingOf([0]),
     pendingElsewhere: pendingOf([1, 2]),

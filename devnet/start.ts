@@ -1,5 +1,7 @@
 import { relative } from 'node:path'
 import { formatEther, toHex } from 'viem'
+import { answerInfoFlags } from '../config/answerInfoFlags.ts'
+import type { Config } from '../config/ConfigSchema.ts'
 import { loadConfig } from '../config/loadConfig.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { ConfigError } from '../errors/config.ts'
@@ -8,6 +10,7 @@ import { mcpComponent } from '../mcp/hosted/mcpComponent.ts'
 import { restComponent } from '../server/http/restComponent.ts'
 import { createLogger } from '../server/logging/createLogger.ts'
 import type { Store } from '../server/store/createStore.ts'
+import { buildMcpClientEntries } from './buildMcpClientEntries.ts'
 import type { DevnetComponent, StartedDevnetComponent } from './DevnetComponent.ts'
 import { plannedServices } from './seed/marketPlan.ts'
 import { seedAccounts } from './seed/seedAccounts.ts'
@@ -30,6 +33,8 @@ Starts a hardhat devnet with the marketplace contracts and a seeded market, then
   --seller-port <port>  reference seller's output port (default 8082, env SELLER_PORT)
   --host <host>         REST and MCP listen address (default 127.0.0.1, env HOST)
   --deployment <path>   where to write the deployment record (default devnet/deployment.json)
+  -h, --help            print this and exit
+  -V, --version         print the version and exit
   Every other configuration flag of the README is accepted too.`
 
 type Stoppable = { name: string; stop: () => Promise<void> }
@@ -61,10 +66,7 @@ function onSignal(signal: NodeJS.Signals): void {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2)
-  if (argv.includes('--help') || argv.includes('-h')) {
-    console.log(usage)
-    return
-  }
+  if (answerInfoFlags(argv, { usage })) return
   const { rpcPort, rest } = takeRpcPort(argv)
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
@@ -100,7 +102,7 @@ async function main(): Promise<void> {
     started.push({ name: component.name, urls: running.urls })
   }
 
-  console.log(report({ devnet, deploymentPath: config.deploymentPath, started }))
+  console.log(report({ devnet, config, started }))
   console.log(`\nReady in ${(performance.now() / 1000).toFixed(1)} s. Press Ctrl+C to stop.`)
 }
 
@@ -122,32 +124,38 @@ function takeRpcPort(argv: readonly string[]): { rpcPort: number; rest: string[]
 
 function report({
   devnet,
-  deploymentPath,
+  config,
   started,
 }: {
   devnet: StartDevnetReturnType
-  deploymentPath: string
+  config: Config
   started: { name: string; urls: StartedDevnetComponent['urls'] }[]
 }): string {
+  const { deploymentPath } = config
   const { deployment, seedSummary } = devnet
   const rows = (entries: [string, string][]): string[] => {
     const width = Math.max(...entries.map(([label]) => label.length))
     return entries.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
   }
+  const urls = started.flatMap(({ urls }) => Object.entries(urls))
+  // What a person opens first comes first.
+  const explorer = urls.filter(([label]) => label === 'Explorer')
   const lines = [
     'tee-market devnet',
     '',
     ...rows([
+      ...explorer,
       ['RPC URL', devnet.rpcUrl],
       ['chainId', String(deployment.chainId)],
       ['registry', deployment.registry],
       ['escrow', deployment.escrow],
       ['arbiter', deployment.arbiter],
       ['attestationVerifier', deployment.attestationVerifier],
+      ['reputationVault', deployment.reputationVault],
       ['agentToken', deployment.agentToken],
       ['deploy block', deployment.deployBlock],
       ['deployment record', relative(process.cwd(), deploymentPath) || deploymentPath],
-      ...started.flatMap(({ urls }) => Object.entries(urls)),
+      ...urls.filter(([label]) => label !== 'Explorer'),
     ]),
   ]
   if (seedSummary !== null) {
@@ -158,8 +166,9 @@ function report({
     const serviceRows = seedSummary.serviceIds.map((serviceId, index): [string, string] => {
       const service = plannedServices[index]!
       const notes = [
-        serviceId === seedSummary.delistedServiceId ? 'delisted' : '',
-        serviceId === seedSummary.rotatedServiceId ? 'signing key rotated' : '',
+        serviceId === seedSummary.delistedServiceId ? 'delisted, bond withdrawal requested' : '',
+        serviceId === seedSummary.inactiveServiceId ? 'made inactive' : '',
+        serviceId === seedSummary.rotatedServiceId ? 'signing key rotated, bond slashed' : '',
       ].filter(Boolean)
       return [
         `service ${serviceId}`,
@@ -177,6 +186,9 @@ function report({
         ['buyers', `accounts #4..#${3 + seedSummary.buyers.length} of the test mnemonic`],
         ['pending, for seller #1', jobList(seedSummary.pendingForReferenceSeller)],
         ['pending, nobody answers', jobList(seedSummary.pendingElsewhere)],
+        ['disputed, not arbitrated', jobList(seedSummary.openDisputes)],
+        ['disputed, dispute failed', jobList(seedSummary.failedDisputes)],
+        ['slashed (old key)', jobList(seedSummary.slashedJobs)],
       ]),
     )
   }
@@ -187,6 +199,11 @@ function report({
     `  address             ${seedAccounts.demoBuyer.address}`,
     `  MARKET_PRIVATE_KEY=${buyerKey === null ? '(unavailable)' : toHex(buyerKey)}`,
   )
+  const hostedUrl = started.flatMap(({ urls }) => Object.values(urls)).find((url) => url.endsWith('/mcp'))
+  if (hostedUrl !== undefined && buyerKey !== null) {
+    const entries = buildMcpClientEntries({ config, hostedUrl, buyerKey: toHex(buyerKey) })
+    lines.push('', 'MCP client entries for this devnet (hosted, and local with the funded buyer), ready to paste:', JSON.stringify(entries, null, 2))
+  }
   return lines.join('\n')
 }
 

@@ -69,6 +69,17 @@ export class DocsBuildError extends BaseError {
   }
 }
 
+/** The explorer's bundled assets are not where the server serves them from: they were not built. */
+export class ExplorerAssetsMissingError extends BaseError {
+  override name = 'ExplorerAssetsMissingError'
+  constructor({ path, cause }: { path: string; cause: unknown }) {
+    super(`The explorer's assets could not be read from "${path}". Run \`npm run build:explorer\` to build them.`, {
+      code: 'explorer_assets_missing',
+      cause,
+    })
+  }
+}
+
 /** The served OpenAPI document lacks an operation of the contract: it was not regenerated. */
 export class OpenApiOperationMissingError extends BaseError {
   override name = 'OpenApiOperationMissingError'

@@ -1,3 +1,5 @@
+import { answerInfoFlags } from '../config/answerInfoFlags.ts'
+import { describeConfigFlags } from '../config/describeConfigFlags.ts'
 import { loadConfig } from '../config/loadConfig.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { startRestIndexer } from './http/startRestIndexer.ts'
@@ -8,6 +10,16 @@ import { createLogger } from './logging/createLogger.ts'
  * (or PORT, HOST, ...; see config/loadConfig.ts). Prints the URL it serves on to stdout; logs go
  * to stderr as JSON lines (readable lines on a terminal), at --log-level / LOG_LEVEL.
  */
+const usage = `Usage: npm run serve -- [options]
+
+The REST indexer: follows the chain and serves the API on --host:--port.
+
+  -h, --help     print this and exit
+  -V, --version  print the version and exit
+${describeConfigFlags()}`
+
+if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)
+
 try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env })
   const logger = createLogger({ level: config.logLevel, base: { service: 'rest' } })

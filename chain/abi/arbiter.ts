@@ -3,115 +3,143 @@ export const arbiterAbi = [
   {
     "inputs": [
       {
-        "internalType": "address",
-        "name": "treasury_",
+        "internalType": "contract ServiceRegistry",
+        "name": "registry_",
         "type": "address"
       },
       {
-        "internalType": "uint64",
-        "name": "withdrawalDelay_",
-        "type": "uint64"
+        "internalType": "contract JobEscrow",
+        "name": "escrow_",
+        "type": "address"
+      },
+      {
+        "internalType": "contract AttestationVerifier",
+        "name": "verifier_",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "treasury_",
+        "type": "address"
       }
     ],
     "stateMutability": "nonpayable",
     "type": "constructor"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "bond",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "required",
-        "type": "uint256"
-      }
-    ],
-    "name": "BondTooSmall",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "escrow",
-        "type": "address"
-      }
-    ],
-    "name": "EscrowAlreadySet",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "bond",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "requested",
-        "type": "uint256"
-      }
-    ],
-    "name": "InsufficientBond",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "seller",
-        "type": "address"
-      }
-    ],
-    "name": "NoWithdrawalRequested",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "caller",
-        "type": "address"
-      }
-    ],
-    "name": "NotOwner",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "to",
-        "type": "address"
-      },
-      {
-        "internalType": "uint256",
-        "name": "amount",
-        "type": "uint256"
-      }
-    ],
-    "name": "TransferFailed",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint64",
-        "name": "availableAt",
-        "type": "uint64"
-      }
-    ],
-    "name": "WithdrawalLocked",
+    "inputs": [],
+    "name": "AlreadyArbitrated",
     "type": "error"
   },
   {
     "inputs": [],
-    "name": "ZeroValue",
+    "name": "BondTooSmall",
     "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "DisputeAlreadyOpen",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "EscrowOnly",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "NoDisputeFound",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "NotBondPoster",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "NotOriginalRegistrant",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "OpenDisputesPending",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "UnknownService",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "WithdrawalAlreadyRequested",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "WithdrawalDelayNotElapsed",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "WithdrawalNotRequested",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "ZeroTreasury",
+    "type": "error"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "serviceId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "staker",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint128",
+        "name": "newTotal",
+        "type": "uint128"
+      }
+    ],
+    "name": "BondStaked",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "serviceId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "staker",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint128",
+        "name": "amount",
+        "type": "uint128"
+      }
+    ],
+    "name": "BondWithdrawn",
+    "type": "event"
   },
   {
     "anonymous": false,
@@ -125,36 +153,23 @@ export const arbiterAbi = [
       {
         "indexed": true,
         "internalType": "address",
-        "name": "seller",
+        "name": "disputer",
         "type": "address"
       },
       {
         "indexed": false,
-        "internalType": "uint256",
-        "name": "amount",
-        "type": "uint256"
+        "internalType": "uint128",
+        "name": "toSeller",
+        "type": "uint128"
       },
       {
         "indexed": false,
-        "internalType": "uint256",
-        "name": "bond",
-        "type": "uint256"
+        "internalType": "uint128",
+        "name": "toTreasury",
+        "type": "uint128"
       }
     ],
-    "name": "BondSlashed",
-    "type": "event"
-  },
-  {
-    "anonymous": false,
-    "inputs": [
-      {
-        "indexed": false,
-        "internalType": "address",
-        "name": "escrow",
-        "type": "address"
-      }
-    ],
-    "name": "EscrowSet",
+    "name": "DisputeFailed",
     "type": "event"
   },
   {
@@ -162,24 +177,24 @@ export const arbiterAbi = [
     "inputs": [
       {
         "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
         "internalType": "address",
-        "name": "seller",
+        "name": "disputer",
         "type": "address"
       },
       {
         "indexed": false,
-        "internalType": "uint256",
-        "name": "amount",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
+        "internalType": "uint128",
         "name": "bond",
-        "type": "uint256"
+        "type": "uint128"
       }
     ],
-    "name": "Staked",
+    "name": "DisputeOpened",
     "type": "event"
   },
   {
@@ -187,20 +202,57 @@ export const arbiterAbi = [
     "inputs": [
       {
         "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
         "internalType": "address",
-        "name": "seller",
+        "name": "disputer",
         "type": "address"
       },
       {
         "indexed": false,
+        "internalType": "uint128",
+        "name": "sellerBondSlashed",
+        "type": "uint128"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint128",
+        "name": "toDisputer",
+        "type": "uint128"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint128",
+        "name": "toTreasury",
+        "type": "uint128"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint128",
+        "name": "burned",
+        "type": "uint128"
+      }
+    ],
+    "name": "Slashed",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
         "internalType": "uint256",
-        "name": "amount",
+        "name": "serviceId",
         "type": "uint256"
       },
       {
         "indexed": false,
         "internalType": "uint64",
-        "name": "availableAt",
+        "name": "unlockAt",
         "type": "uint64"
       }
     ],
@@ -208,38 +260,26 @@ export const arbiterAbi = [
     "type": "event"
   },
   {
-    "anonymous": false,
-    "inputs": [
+    "inputs": [],
+    "name": "MIN_BOND",
+    "outputs": [
       {
-        "indexed": true,
-        "internalType": "address",
-        "name": "seller",
-        "type": "address"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "amount",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "bond",
-        "type": "uint256"
+        "internalType": "uint128",
+        "name": "",
+        "type": "uint128"
       }
     ],
-    "name": "Withdrawn",
-    "type": "event"
+    "stateMutability": "view",
+    "type": "function"
   },
   {
     "inputs": [],
-    "name": "BURN_ADDRESS",
+    "name": "WITHDRAWAL_DELAY",
     "outputs": [
       {
-        "internalType": "address",
+        "internalType": "uint64",
         "name": "",
-        "type": "address"
+        "type": "uint64"
       }
     ],
     "stateMutability": "view",
@@ -248,17 +288,49 @@ export const arbiterAbi = [
   {
     "inputs": [
       {
-        "internalType": "address",
-        "name": "seller",
-        "type": "address"
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
       }
     ],
-    "name": "bondOf",
-    "outputs": [
+    "name": "arbitrate",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
       {
         "internalType": "uint256",
         "name": "",
         "type": "uint256"
+      }
+    ],
+    "name": "arbitrated",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "name": "bondPoster",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
       }
     ],
     "stateMutability": "view",
@@ -278,13 +350,24 @@ export const arbiterAbi = [
     "type": "function"
   },
   {
-    "inputs": [],
-    "name": "owner",
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "serviceId",
+        "type": "uint256"
+      }
+    ],
+    "name": "getBond",
     "outputs": [
       {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
+        "internalType": "uint128",
+        "name": "amount",
+        "type": "uint128"
+      },
+      {
+        "internalType": "uint64",
+        "name": "withdrawableAt",
+        "type": "uint64"
       }
     ],
     "stateMutability": "view",
@@ -298,16 +381,87 @@ export const arbiterAbi = [
         "type": "uint256"
       }
     ],
-    "name": "rejectDispute",
-    "outputs": [],
-    "stateMutability": "nonpayable",
+    "name": "getDispute",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "disputer",
+        "type": "address"
+      },
+      {
+        "internalType": "uint128",
+        "name": "disputeBond",
+        "type": "uint128"
+      },
+      {
+        "internalType": "uint64",
+        "name": "openedAt",
+        "type": "uint64"
+      },
+      {
+        "internalType": "bool",
+        "name": "resolved",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
     "type": "function"
   },
   {
     "inputs": [
       {
         "internalType": "uint256",
-        "name": "amount",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address",
+        "name": "disputer",
+        "type": "address"
+      }
+    ],
+    "name": "openDispute",
+    "outputs": [],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "name": "openDisputesByService",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "registry",
+    "outputs": [
+      {
+        "internalType": "contract ServiceRegistry",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "serviceId",
         "type": "uint256"
       }
     ],
@@ -319,47 +473,12 @@ export const arbiterAbi = [
   {
     "inputs": [
       {
-        "internalType": "contract JobEscrow",
-        "name": "escrow_",
-        "type": "address"
-      }
-    ],
-    "name": "setEscrow",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
         "internalType": "uint256",
-        "name": "jobId",
+        "name": "serviceId",
         "type": "uint256"
-      },
-      {
-        "internalType": "uint128",
-        "name": "toDisputer",
-        "type": "uint128"
-      },
-      {
-        "internalType": "uint128",
-        "name": "toTreasury",
-        "type": "uint128"
-      },
-      {
-        "internalType": "uint128",
-        "name": "burned",
-        "type": "uint128"
       }
     ],
-    "name": "slash",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "stake",
+    "name": "stakeBond",
     "outputs": [],
     "stateMutability": "payable",
     "type": "function"
@@ -379,19 +498,12 @@ export const arbiterAbi = [
   },
   {
     "inputs": [],
-    "name": "withdraw",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "withdrawalDelay",
+    "name": "verifier",
     "outputs": [
       {
-        "internalType": "uint64",
+        "internalType": "contract AttestationVerifier",
         "name": "",
-        "type": "uint64"
+        "type": "address"
       }
     ],
     "stateMutability": "view",
@@ -400,21 +512,29 @@ export const arbiterAbi = [
   {
     "inputs": [
       {
-        "internalType": "address",
-        "name": "seller",
-        "type": "address"
+        "internalType": "uint256",
+        "name": "serviceId",
+        "type": "uint256"
       }
     ],
-    "name": "withdrawalRequestOf",
-    "outputs": [
+    "name": "withdrawBond",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
       {
         "internalType": "uint256",
-        "name": "amount",
+        "name": "",
         "type": "uint256"
-      },
+      }
+    ],
+    "name": "withdrawalUnlockAt",
+    "outputs": [
       {
         "internalType": "uint64",
-        "name": "availableAt",
+        "name": "",
         "type": "uint64"
       }
     ],

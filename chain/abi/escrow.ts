@@ -13,7 +13,12 @@ export const escrowAbi = [
         "type": "address"
       },
       {
-        "internalType": "address",
+        "internalType": "contract ReputationVault",
+        "name": "reputationVault_",
+        "type": "address"
+      },
+      {
+        "internalType": "contract Arbiter",
         "name": "arbiter_",
         "type": "address"
       },
@@ -27,254 +32,94 @@ export const escrowAbi = [
     "type": "constructor"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "value",
-        "type": "uint256"
-      }
-    ],
-    "name": "AmountTooLarge",
+    "inputs": [],
+    "name": "AlreadyExpired",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "recovered",
-        "type": "address"
-      },
-      {
-        "internalType": "uint8",
-        "name": "recoverError",
-        "type": "uint8"
-      },
-      {
-        "internalType": "address",
-        "name": "expected",
-        "type": "address"
-      }
-    ],
-    "name": "BadSignature",
+    "inputs": [],
+    "name": "ArbiterOnly",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "sent",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "minimum",
-        "type": "uint256"
-      }
-    ],
+    "inputs": [],
+    "name": "AttestationInvalid",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "BondTooSmall",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "bytes32",
-        "name": "chatId",
-        "type": "bytes32"
-      }
-    ],
+    "inputs": [],
     "name": "ChatIdReused",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "jobId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint64",
-        "name": "expiredAt",
-        "type": "uint64"
-      }
-    ],
-    "name": "Expired",
+    "inputs": [],
+    "name": "JobNotFound",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "caller",
-        "type": "address"
-      }
-    ],
-    "name": "NotArbiter",
+    "inputs": [],
+    "name": "NoFeesToSweep",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "jobId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "address",
-        "name": "caller",
-        "type": "address"
-      }
-    ],
+    "inputs": [],
     "name": "NotBuyer",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "jobId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint64",
-        "name": "expiresAt",
-        "type": "uint64"
-      }
-    ],
+    "inputs": [],
+    "name": "NotDisputed",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "NotExpired",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "jobId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "address",
-        "name": "caller",
-        "type": "address"
-      }
-    ],
+    "inputs": [],
+    "name": "NotPending",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "NotSeller",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "jobId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "address",
-        "name": "seller",
-        "type": "address"
-      }
-    ],
-    "name": "SellerMismatch",
+    "inputs": [],
+    "name": "NotSettled",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "serviceId",
-        "type": "uint256"
-      }
-    ],
+    "inputs": [],
     "name": "ServiceInactive",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "to",
-        "type": "address"
-      },
-      {
-        "internalType": "uint256",
-        "name": "amount",
-        "type": "uint256"
-      }
-    ],
-    "name": "TransferFailed",
+    "inputs": [],
+    "name": "TreasuryOnly",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "jobId",
-        "type": "uint256"
-      }
-    ],
-    "name": "UnknownJob",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "serviceId",
-        "type": "uint256"
-      }
-    ],
+    "inputs": [],
     "name": "UnknownService",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "jobId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "enum JobEscrow.JobState",
-        "name": "state",
-        "type": "uint8"
-      }
-    ],
-    "name": "WrongState",
+    "inputs": [],
+    "name": "ZeroAmount",
     "type": "error"
   },
   {
     "inputs": [],
     "name": "ZeroTimeout",
     "type": "error"
-  },
-  {
-    "inputs": [],
-    "name": "ZeroValue",
-    "type": "error"
-  },
-  {
-    "anonymous": false,
-    "inputs": [
-      {
-        "indexed": true,
-        "internalType": "uint256",
-        "name": "jobId",
-        "type": "uint256"
-      },
-      {
-        "indexed": true,
-        "internalType": "address",
-        "name": "disputer",
-        "type": "address"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "forfeitedBond",
-        "type": "uint256"
-      }
-    ],
-    "name": "DisputeRejected",
-    "type": "event"
   },
   {
     "anonymous": false,
@@ -470,12 +315,12 @@ export const escrowAbi = [
   },
   {
     "inputs": [],
-    "name": "MIN_DISPUTE_BOND",
+    "name": "DISPUTE_BOND",
     "outputs": [
       {
-        "internalType": "uint256",
+        "internalType": "uint128",
         "name": "",
-        "type": "uint256"
+        "type": "uint128"
       }
     ],
     "stateMutability": "view",
@@ -486,9 +331,9 @@ export const escrowAbi = [
     "name": "PROTOCOL_FEE_BPS",
     "outputs": [
       {
-        "internalType": "uint256",
+        "internalType": "uint16",
         "name": "",
-        "type": "uint256"
+        "type": "uint16"
       }
     ],
     "stateMutability": "view",
@@ -499,28 +344,9 @@ export const escrowAbi = [
     "name": "arbiter",
     "outputs": [
       {
-        "internalType": "address",
+        "internalType": "contract Arbiter",
         "name": "",
         "type": "address"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "bytes32",
-        "name": "chatId",
-        "type": "bytes32"
-      }
-    ],
-    "name": "chatIdUsed",
-    "outputs": [
-      {
-        "internalType": "bool",
-        "name": "",
-        "type": "bool"
       }
     ],
     "stateMutability": "view",
@@ -566,30 +392,6 @@ export const escrowAbi = [
     "name": "dispute",
     "outputs": [],
     "stateMutability": "payable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "jobId",
-        "type": "uint256"
-      }
-    ],
-    "name": "getDispute",
-    "outputs": [
-      {
-        "internalType": "address",
-        "name": "disputer",
-        "type": "address"
-      },
-      {
-        "internalType": "uint256",
-        "name": "bond",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
     "type": "function"
   },
   {
@@ -681,6 +483,44 @@ export const escrowAbi = [
   {
     "inputs": [
       {
+        "internalType": "bytes32",
+        "name": "chatId",
+        "type": "bytes32"
+      }
+    ],
+    "name": "isChatIdUsed",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "name": "jobEscrowBalance",
+    "outputs": [
+      {
+        "internalType": "uint128",
+        "name": "",
+        "type": "uint128"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "uint256",
         "name": "jobId",
         "type": "uint256"
@@ -730,6 +570,19 @@ export const escrowAbi = [
     "type": "function"
   },
   {
+    "inputs": [],
+    "name": "protocolFeesPending",
+    "outputs": [
+      {
+        "internalType": "uint128",
+        "name": "",
+        "type": "uint128"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
     "inputs": [
       {
         "internalType": "uint256",
@@ -756,16 +609,16 @@ export const escrowAbi = [
     "type": "function"
   },
   {
-    "inputs": [
+    "inputs": [],
+    "name": "reputationVault",
+    "outputs": [
       {
-        "internalType": "uint256",
-        "name": "jobId",
-        "type": "uint256"
+        "internalType": "contract ReputationVault",
+        "name": "",
+        "type": "address"
       }
     ],
-    "name": "resolveDispute",
-    "outputs": [],
-    "stateMutability": "nonpayable",
+    "stateMutability": "view",
     "type": "function"
   },
   {
@@ -799,6 +652,26 @@ export const escrowAbi = [
     "name": "submitAttestation",
     "outputs": [],
     "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "sweepFees",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "totalLockedEscrow",
+    "outputs": [
+      {
+        "internalType": "uint128",
+        "name": "",
+        "type": "uint128"
+      }
+    ],
+    "stateMutability": "view",
     "type": "function"
   },
   {

@@ -11,35 +11,23 @@ export const registryAbi = [
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "serviceId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "address",
-        "name": "caller",
-        "type": "address"
-      }
-    ],
+    "inputs": [],
     "name": "NotSeller",
     "type": "error"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "serviceId",
-        "type": "uint256"
-      }
-    ],
+    "inputs": [],
+    "name": "ServiceInactive",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "UnknownService",
     "type": "error"
   },
   {
     "inputs": [],
-    "name": "ZeroPrice",
+    "name": "ZeroProviderAddress",
     "type": "error"
   },
   {
@@ -149,7 +137,7 @@ export const registryAbi = [
   },
   {
     "inputs": [],
-    "name": "agentToken",
+    "name": "agentNFT",
     "outputs": [
       {
         "internalType": "contract AgentToken",
@@ -185,7 +173,7 @@ export const registryAbi = [
     "outputs": [
       {
         "internalType": "uint256[]",
-        "name": "",
+        "name": "serviceIds",
         "type": "uint256[]"
       }
     ],

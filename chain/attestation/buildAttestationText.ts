@@ -1,4 +1,4 @@
-import { type Hex, stringToHex } from 'viem'
+import { bytesToHex, type Hex } from 'viem'
 import type { AttestationFields } from '../../contract/attestation.ts'
 import { InvalidAttestationFieldError } from '../../errors/attestation.ts'
 
@@ -9,13 +9,18 @@ import { InvalidAttestationFieldError } from '../../errors/attestation.ts'
  */
 export type BuildAttestationTextParameters = AttestationFields
 
-/** The attestation text as 0x hex of its ASCII bytes: the form stored on chain and signed. */
+/** Two 64-digit hashes, four ':' and the fingerprint make 196 bytes; the reference verifier wants 198. */
+const minTextLength = 198
+
+/** The attestation text as 0x hex of its bytes: the form stored on chain and signed. */
 export type BuildAttestationTextReturnType = Hex
 
 /**
- * Writes `<contentHash>:<usageHash>:<providerType>:<providerIdentity>:<tlsCertFingerprint>`.
- * Throws `InvalidAttestationFieldError` for a value that would not parse back to the same five
- * fields: a hash that is not 32 bytes of hex, a ':' or a non-ASCII character in a text field.
+ * Writes `<contentHash>:<usageHash>:<providerType>:<providerIdentity>:<tlsCertFingerprint>`, the
+ * provider fields as UTF-8. Throws `InvalidAttestationFieldError` for a value that would not parse
+ * back to the same five fields under the reference verifier's rule: a hash that is not 32 bytes of
+ * hex, a ':' in a provider field, or provider fields shorter than 2 bytes together (the reference
+ * wants a text of at least 198 bytes).
  */
 export function buildAttestationText(fields: BuildAttestationTextParameters): BuildAttestationTextReturnType {
   const text = [
@@ -25,7 +30,15 @@ export function buildAttestationText(fields: BuildAttestationTextParameters): Bu
     textField('providerIdentity', fields.providerIdentity),
     hashField('tlsCertFingerprint', fields.tlsCertFingerprint),
   ].join(':')
-  return stringToHex(text)
+  const bytes = new TextEncoder().encode(text)
+  if (bytes.length < minTextLength) {
+    throw new InvalidAttestationFieldError({
+      field: 'providerIdentity',
+      value: fields.providerIdentity,
+      reason: 'providerType and providerIdentity must take at least 2 bytes together (the text at least 198 bytes)',
+    })
+  }
+  return bytesToHex(bytes)
 }
 
 function hashField(field: string, value: string): string {
@@ -37,11 +50,11 @@ function hashField(field: string, value: string): string {
 }
 
 function textField(field: string, value: string): string {
+  if (/\p{Cs}/u.test(value)) {
+    throw new InvalidAttestationFieldError({ field, value, reason: 'the text is UTF-8, which cannot hold a lone surrogate' })
+  }
   if (value.includes(':')) {
     throw new InvalidAttestationFieldError({ field, value, reason: "':' separates the fields and cannot appear inside one" })
-  }
-  if (!/^[\x00-\x7f]*$/.test(value)) {
-    throw new InvalidAttestationFieldError({ field, value, reason: 'the attestation text is ASCII only' })
   }
   return value
 }

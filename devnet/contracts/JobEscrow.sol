@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {ServiceRegistry} from "./ServiceRegistry.sol";
+import {Arbiter} from "./Arbiter.sol";
 import {AttestationVerifier} from "./AttestationVerifier.sol";
+import {ReputationVault} from "./ReputationVault.sol";
+import {ServiceRegistry} from "./ServiceRegistry.sol";
 
 /// @title JobEscrow
-/// @notice Holds a buyer's payment until the seller submits a valid attestation. The enum, struct,
-/// events and listed functions match the reference escrow on 0G mainnet (selectors, topics,
-/// layout); see shared/spec/chain-interface.md. Functions beyond that list are devnet-only.
+/// @notice Holds a buyer's payment until the seller submits a valid attestation. Its external
+/// interface (functions, events, errors, struct layout) and behaviour are the reference escrow's
+/// on 0G mainnet; see shared/spec/chain-interface.md, "The reference deployment in full".
 contract JobEscrow {
     enum JobState {
         Pending,
@@ -35,23 +37,24 @@ contract JobEscrow {
         bytes attestationSignature;
     }
 
-    struct Dispute {
-        address disputer;
-        uint256 bond;
-    }
-
-    uint256 public constant PROTOCOL_FEE_BPS = 500;
-    uint256 public constant MIN_DISPUTE_BOND = 0.001 ether;
+    uint16 public constant PROTOCOL_FEE_BPS = 500;
+    /// @notice The least a disputer sends with dispute(): 0.001 native token.
+    uint128 public constant DISPUTE_BOND = 0.001 ether;
+    uint16 private constant BPS_DENOMINATOR = 10_000;
 
     ServiceRegistry public immutable registry;
     AttestationVerifier public immutable verifier;
-    address public immutable arbiter;
+    ReputationVault public immutable reputationVault;
+    Arbiter public immutable arbiter;
     address public immutable treasury;
 
     uint256 public nextJobId = 1;
+    /// @notice Fees of settled jobs, held until the treasury sweeps them.
+    uint128 public protocolFeesPending;
+    /// @notice The escrow of every job not yet settled or refunded.
+    uint128 public totalLockedEscrow;
     mapping(uint256 jobId => Job) private _jobs;
-    mapping(uint256 jobId => Dispute) private _disputes;
-    mapping(bytes32 chatId => bool) public chatIdUsed;
+    mapping(bytes32 chatId => bool) private _usedChatIds;
 
     event JobCreated(
         uint256 indexed jobId,
@@ -73,53 +76,54 @@ contract JobEscrow {
         uint128 toTreasury,
         uint128 burned
     );
-    /// @notice Devnet-only: the arbiter rejected the dispute, the job is Settled again and the
-    /// disputer's bond went to the treasury.
-    event DisputeRejected(uint256 indexed jobId, address indexed disputer, uint256 forfeitedBond);
 
-    error ZeroValue();
-    error AmountTooLarge(uint256 value);
+    error AlreadyExpired();
+    error ArbiterOnly();
+    error AttestationInvalid();
+    error BondTooSmall();
+    error ChatIdReused();
+    error JobNotFound();
+    error NoFeesToSweep();
+    error NotBuyer();
+    error NotDisputed();
+    error NotExpired();
+    error NotPending();
+    error NotSeller();
+    error NotSettled();
+    error ServiceInactive();
+    error TreasuryOnly();
+    error UnknownService();
+    error ZeroAmount();
     error ZeroTimeout();
-    error UnknownService(uint256 serviceId);
-    error ServiceInactive(uint256 serviceId);
-    error UnknownJob(uint256 jobId);
-    error WrongState(uint256 jobId, JobState state);
-    error NotSeller(uint256 jobId, address caller);
-    error NotBuyer(uint256 jobId, address caller);
-    error NotArbiter(address caller);
-    /// @dev Named `Expired`, not `JobExpired`, because `JobExpired` is the reference event.
-    error Expired(uint256 jobId, uint64 expiredAt);
-    error NotExpired(uint256 jobId, uint64 expiresAt);
-    error ChatIdReused(bytes32 chatId);
-    error BadSignature(address recovered, uint8 recoverError, address expected);
-    error BondTooSmall(uint256 sent, uint256 minimum);
-    error SellerMismatch(uint256 jobId, address seller);
-    error TransferFailed(address to, uint256 amount);
 
-    modifier onlyArbiter() {
-        if (msg.sender != arbiter) revert NotArbiter(msg.sender);
-        _;
-    }
-
-    constructor(ServiceRegistry registry_, AttestationVerifier verifier_, address arbiter_, address treasury_) {
+    constructor(
+        ServiceRegistry registry_,
+        AttestationVerifier verifier_,
+        ReputationVault reputationVault_,
+        Arbiter arbiter_,
+        address treasury_
+    ) {
         registry = registry_;
         verifier = verifier_;
+        reputationVault = reputationVault_;
         arbiter = arbiter_;
         treasury = treasury_;
     }
 
+    /// @notice Escrows `msg.value`, whatever it is above zero (the buyer is expected to send the
+    /// service's price; nothing enforces it).
     /// @param timeout a duration in seconds; the job stores the expiry timestamp.
     function createJob(uint256 serviceId, bytes calldata encryptedInput, uint64 timeout)
         external
         payable
         returns (uint256 jobId)
     {
-        if (msg.value == 0) revert ZeroValue();
-        if (msg.value > type(uint128).max) revert AmountTooLarge(msg.value);
+        // A value beyond uint128 cannot be escrowed either; the reference names it ZeroAmount too.
+        if (msg.value == 0 || msg.value > type(uint128).max) revert ZeroAmount();
         if (timeout == 0) revert ZeroTimeout();
-        if (serviceId == 0 || serviceId >= registry.nextServiceId()) revert UnknownService(serviceId);
+        if (serviceId == 0 || serviceId >= registry.nextServiceId()) revert UnknownService();
         ServiceRegistry.Service memory service = registry.getService(serviceId);
-        if (!service.active) revert ServiceInactive(serviceId);
+        if (!service.active) revert ServiceInactive();
 
         jobId = nextJobId++;
         uint128 amount = uint128(msg.value);
@@ -131,16 +135,18 @@ contract JobEscrow {
         job.buyer = msg.sender;
         job.seller = service.seller;
         job.amount = amount;
-        job.protocolFee = uint128((uint256(amount) * PROTOCOL_FEE_BPS) / 10_000);
+        job.protocolFee = uint128((uint256(amount) * PROTOCOL_FEE_BPS) / BPS_DENOMINATOR);
         job.createdAt = uint64(block.timestamp);
         job.timeout = expiry;
         job.inputCommitment = inputCommitment;
+        totalLockedEscrow += amount;
 
         emit JobCreated(jobId, serviceId, msg.sender, inputCommitment, amount, expiry);
     }
 
     /// @notice Verifies the attestation against the service's current signing address and settles
-    /// the job in the same transaction: Pending → Settled.
+    /// in the same transaction (Pending → Settled): the seller is paid, the fee is held for the
+    /// treasury, and the reputation vault counts the job.
     function submitAttestation(
         uint256 jobId,
         bytes32 outputRootHash,
@@ -149,54 +155,57 @@ contract JobEscrow {
         bytes calldata attestationSignature
     ) external {
         Job storage job = _existing(jobId);
-        if (msg.sender != job.seller) revert NotSeller(jobId, msg.sender);
-        if (job.state != JobState.Pending) revert WrongState(jobId, job.state);
-        if (block.timestamp >= job.timeout) revert Expired(jobId, job.timeout);
-        if (chatIdUsed[chatId]) revert ChatIdReused(chatId);
+        if (job.state != JobState.Pending) revert NotPending();
+        if (msg.sender != job.seller) revert NotSeller();
+        if (block.timestamp >= job.timeout) revert AlreadyExpired();
+        if (_usedChatIds[chatId]) revert ChatIdReused();
 
-        address expected = registry.getService(job.serviceId).signingAddress;
-        (address recovered, uint8 recoverError) = verifier.tryRecover(attestationText, attestationSignature);
-        if (recoverError != 0 || recovered != expected) revert BadSignature(recovered, recoverError, expected);
+        address signingAddress = registry.getService(job.serviceId).signingAddress;
+        if (!verifier.verify(attestationText, attestationSignature, signingAddress)) revert AttestationInvalid();
 
-        chatIdUsed[chatId] = true;
+        _usedChatIds[chatId] = true;
         job.outputRootHash = outputRootHash;
         job.chatId = chatId;
         job.attestationText = attestationText;
         job.attestationSignature = attestationSignature;
         job.state = JobState.Settled;
-        uint128 paidToSeller = job.amount - job.protocolFee;
+        uint128 amount = job.amount;
+        uint128 paidToSeller = amount - job.protocolFee;
+        totalLockedEscrow -= amount;
+        protocolFeesPending += job.protocolFee;
 
-        emit JobAttested(jobId, outputRootHash, chatId, recovered);
+        emit JobAttested(jobId, outputRootHash, chatId, signingAddress);
         emit JobSettled(jobId, job.seller, paidToSeller, job.protocolFee);
 
-        _pay(job.seller, paidToSeller);
-        _pay(treasury, job.protocolFee);
+        _send(job.seller, paidToSeller);
+        reputationVault.recordSettlement(job.serviceId, job.buyer, amount);
     }
 
     function reclaimExpired(uint256 jobId) external {
         Job storage job = _existing(jobId);
-        if (msg.sender != job.buyer) revert NotBuyer(jobId, msg.sender);
-        if (job.state != JobState.Pending) revert WrongState(jobId, job.state);
-        if (block.timestamp < job.timeout) revert NotExpired(jobId, job.timeout);
+        if (msg.sender != job.buyer) revert NotBuyer();
+        if (job.state != JobState.Pending) revert NotPending();
+        if (block.timestamp < job.timeout) revert NotExpired();
 
         job.state = JobState.Expired;
+        totalLockedEscrow -= job.amount;
         emit JobExpired(jobId, job.buyer, job.amount);
-        _pay(job.buyer, job.amount);
+        _send(job.buyer, job.amount);
     }
 
-    /// @notice Anyone may dispute a settled job by posting a bond of at least MIN_DISPUTE_BOND.
-    /// The escrow holds the bond: it goes back to the disputer if the seller is slashed and to the
-    /// treasury if the dispute is rejected.
+    /// @notice Anyone may dispute a settled job with at least DISPUTE_BOND; the whole value goes to
+    /// the arbiter, which holds it until `arbitrate`.
     function dispute(uint256 jobId) external payable {
+        if (msg.value < DISPUTE_BOND) revert BondTooSmall();
         Job storage job = _existing(jobId);
-        if (job.state != JobState.Settled) revert WrongState(jobId, job.state);
-        if (msg.value < MIN_DISPUTE_BOND) revert BondTooSmall(msg.value, MIN_DISPUTE_BOND);
+        if (job.state != JobState.Settled) revert NotSettled();
 
         job.state = JobState.Disputed;
-        _disputes[jobId] = Dispute({disputer: msg.sender, bond: msg.value});
         emit JobDisputed(jobId, msg.sender);
+        arbiter.openDispute{value: msg.value}(jobId, msg.sender);
     }
 
+    /// @notice The arbiter records a slash; the amounts are what it paid out of the service's bond.
     function markSlashed(
         uint256 jobId,
         address slashedSeller,
@@ -204,46 +213,45 @@ contract JobEscrow {
         uint128 toDisputer,
         uint128 toTreasury,
         uint128 burned
-    ) external onlyArbiter {
+    ) external {
+        if (msg.sender != address(arbiter)) revert ArbiterOnly();
         Job storage job = _existing(jobId);
-        if (job.state != JobState.Disputed) revert WrongState(jobId, job.state);
-        if (slashedSeller != job.seller) revert SellerMismatch(jobId, slashedSeller);
+        if (job.state != JobState.Disputed) revert NotDisputed();
 
         job.state = JobState.Slashed;
-        Dispute memory open = _disputes[jobId];
         emit JobSlashed(jobId, slashedSeller, bondAmount, toDisputer, toTreasury, burned);
-        _pay(open.disputer, open.bond);
     }
 
-    /// @notice Devnet-only: the arbiter rejects a dispute; the job returns to Settled.
-    function resolveDispute(uint256 jobId) external onlyArbiter {
-        Job storage job = _existing(jobId);
-        if (job.state != JobState.Disputed) revert WrongState(jobId, job.state);
-
-        job.state = JobState.Settled;
-        Dispute memory open = _disputes[jobId];
-        emit DisputeRejected(jobId, open.disputer, open.bond);
-        _pay(treasury, open.bond);
+    function sweepFees() external {
+        if (msg.sender != treasury) revert TreasuryOnly();
+        uint128 fees = protocolFeesPending;
+        if (fees == 0) revert NoFeesToSweep();
+        protocolFeesPending = 0;
+        _send(treasury, fees);
     }
 
     function getJob(uint256 jobId) external view returns (Job memory) {
         return _existing(jobId);
     }
 
-    /// @notice Devnet-only: who disputed a job and the bond they posted (zero when never disputed).
-    function getDispute(uint256 jobId) external view returns (address disputer, uint256 bond) {
-        Dispute memory open = _disputes[jobId];
-        return (open.disputer, open.bond);
+    /// @notice What the escrow still holds for `jobId`: its amount while Pending (or Sealed or
+    /// Attested), otherwise 0, unknown ids included.
+    function jobEscrowBalance(uint256 jobId) external view returns (uint128) {
+        Job storage job = _jobs[jobId];
+        return job.state <= JobState.Attested ? job.amount : 0;
+    }
+
+    function isChatIdUsed(bytes32 chatId) external view returns (bool) {
+        return _usedChatIds[chatId];
     }
 
     function _existing(uint256 jobId) private view returns (Job storage job) {
         job = _jobs[jobId];
-        if (job.buyer == address(0)) revert UnknownJob(jobId);
+        if (job.buyer == address(0)) revert JobNotFound();
     }
 
-    function _pay(address to, uint256 amount) private {
-        if (amount == 0) return;
+    function _send(address to, uint256 amount) private {
         (bool ok,) = to.call{value: amount}("");
-        if (!ok) revert TransferFailed(to, amount);
+        require(ok, "JobEscrow: transfer failed");
     }
 }

@@ -4,9 +4,9 @@ pragma solidity ^0.8.24;
 import {AgentToken} from "./AgentToken.sol";
 
 /// @title ServiceRegistry
-/// @notice Catalogue of TEE inference services. The struct, events and listed functions match the
-/// reference registry on 0G mainnet byte for byte (selectors, topics, layout); see
-/// shared/spec/chain-interface.md.
+/// @notice Catalogue of TEE inference services. Its external interface (functions, events, errors,
+/// struct layout) and behaviour are the reference registry's on 0G mainnet; see
+/// shared/spec/chain-interface.md, "The reference deployment in full".
 contract ServiceRegistry {
     struct Service {
         uint256 inftTokenId;
@@ -25,12 +25,11 @@ contract ServiceRegistry {
         bool active;
     }
 
-    /// @notice Mints one token per registered service; created here so only this registry can mint.
-    AgentToken public immutable agentToken;
+    /// @notice Mints one agent token per registered service; created here so only this registry mints.
+    AgentToken public immutable agentNFT;
 
     uint256 public nextServiceId = 1;
     mapping(uint256 serviceId => Service) private _services;
-    mapping(address seller => uint256[]) private _sellerServices;
 
     event ServiceRegistered(
         uint256 indexed serviceId,
@@ -43,17 +42,19 @@ contract ServiceRegistry {
     event ServiceDelisted(uint256 indexed serviceId);
     event SigningAddressRotated(uint256 indexed serviceId, address oldKey, address newKey);
 
-    error UnknownService(uint256 serviceId);
-    error NotSeller(uint256 serviceId, address caller);
-    /// @dev A free service would make every job's escrow amount zero, which the escrow rejects.
-    error ZeroPrice();
     error EmptyModelId();
+    error NotSeller();
+    /// @dev Declared by the reference registry, which never raises it; kept for an identical ABI.
+    error ServiceInactive();
+    error UnknownService();
+    error ZeroProviderAddress();
     error ZeroSigningAddress();
 
     constructor() {
-        agentToken = new AgentToken(address(this));
+        agentNFT = new AgentToken(address(this));
     }
 
+    /// @notice Any price is accepted, zero included: the escrow takes whatever a buyer sends (> 0).
     function registerService(
         bytes32 capabilityHash,
         string calldata modelId,
@@ -66,12 +67,12 @@ contract ServiceRegistry {
         uint64 maxInputBytes,
         bytes calldata inftMetadataURI
     ) external returns (uint256 serviceId) {
-        if (pricePerCall == 0) revert ZeroPrice();
         if (bytes(modelId).length == 0) revert EmptyModelId();
+        if (providerAddress == address(0)) revert ZeroProviderAddress();
         if (signingAddress == address(0)) revert ZeroSigningAddress();
 
+        uint256 inftTokenId = agentNFT.mint(msg.sender, string(inftMetadataURI));
         serviceId = nextServiceId++;
-        uint256 inftTokenId = agentToken.mint(msg.sender, string(inftMetadataURI));
 
         Service storage service = _services[serviceId];
         service.inftTokenId = inftTokenId;
@@ -88,28 +89,28 @@ contract ServiceRegistry {
         service.maxInputBytes = maxInputBytes;
         service.registeredAt = uint64(block.timestamp);
         service.active = true;
-        _sellerServices[msg.sender].push(serviceId);
 
         emit ServiceRegistered(serviceId, msg.sender, inftTokenId, capabilityHash, signingAddress);
     }
 
+    /// @notice The registrant (`Service.seller`) keeps control of the service even after its agent
+    /// token changes hands; so do delistService and rotateSigningAddress.
     function updateService(uint256 serviceId, uint128 newPrice, bool active) external {
-        Service storage service = _sellerOwned(serviceId);
-        if (newPrice == 0) revert ZeroPrice();
+        Service storage service = _registrantOwned(serviceId);
         service.pricePerCall = newPrice;
         service.active = active;
         emit ServiceUpdated(serviceId, newPrice, active);
     }
 
     function delistService(uint256 serviceId) external {
-        Service storage service = _sellerOwned(serviceId);
+        Service storage service = _registrantOwned(serviceId);
         service.active = false;
         emit ServiceDelisted(serviceId);
     }
 
     function rotateSigningAddress(uint256 serviceId, address newSigningKey) external {
-        Service storage service = _sellerOwned(serviceId);
         if (newSigningKey == address(0)) revert ZeroSigningAddress();
+        Service storage service = _registrantOwned(serviceId);
         address oldKey = service.signingAddress;
         service.signingAddress = newSigningKey;
         emit SigningAddressRotated(serviceId, oldKey, newSigningKey);
@@ -119,17 +120,32 @@ contract ServiceRegistry {
         return _existing(serviceId);
     }
 
-    function getSellerServices(address seller) external view returns (uint256[] memory) {
-        return _sellerServices[seller];
+    /// @notice The services whose agent token `seller` holds now, in id order: this follows token
+    /// transfers, while `Service.seller` stays the registrant.
+    function getSellerServices(address seller) external view returns (uint256[] memory serviceIds) {
+        uint256 last = nextServiceId - 1;
+        uint256 count;
+        for (uint256 id = 1; id <= last; id++) {
+            if (_holds(seller, id)) count++;
+        }
+        serviceIds = new uint256[](count);
+        uint256 index;
+        for (uint256 id = 1; id <= last; id++) {
+            if (_holds(seller, id)) serviceIds[index++] = id;
+        }
+    }
+
+    function _holds(address holder, uint256 serviceId) private view returns (bool) {
+        return agentNFT.ownerOf(_services[serviceId].inftTokenId) == holder;
     }
 
     function _existing(uint256 serviceId) private view returns (Service storage service) {
         service = _services[serviceId];
-        if (service.seller == address(0)) revert UnknownService(serviceId);
+        if (service.seller == address(0)) revert UnknownService();
     }
 
-    function _sellerOwned(uint256 serviceId) private view returns (Service storage service) {
+    function _registrantOwned(uint256 serviceId) private view returns (Service storage service) {
         service = _existing(serviceId);
-        if (service.seller != msg.sender) revert NotSeller(serviceId, msg.sender);
+        if (service.seller != msg.sender) revert NotSeller();
     }
 }

@@ -26,6 +26,7 @@ const abiModules = {
   JobEscrow: { file: 'escrow.ts', name: 'escrowAbi' },
   Arbiter: { file: 'arbiter.ts', name: 'arbiterAbi' },
   AttestationVerifier: { file: 'attestationVerifier.ts', name: 'attestationVerifierAbi' },
+  ReputationVault: { file: 'reputationVault.ts', name: 'reputationVaultAbi' },
   AgentToken: { file: 'agentToken.ts', name: 'agentTokenAbi' },
 } as const
 

@@ -14,9 +14,15 @@ export type PlannedService = {
 }
 
 /**
- * Where each seeded job ends up. `settledThenRotated` and `settledAfterRotation` are Settled jobs
- * signed with the first and second signing key of the rotated service; `disputeRejected` is a
- * dispute the arbiter turned down, so the job is back to Settled.
+ * Where each seeded job ends up, as the reference contracts allow it:
+ * - `disputed`: a dispute is open and nobody has arbitrated it yet (Disputed).
+ * - `disputeFailed`: arbitrated while its attestation still verifies: the dispute failed and the
+ *   job stays Disputed for good.
+ * - `slashed`: signed with the rotated service's first key, disputed after the rotation and
+ *   arbitrated: the attestation no longer verifies against the current key, so the service's bond
+ *   is slashed (the reference's only path to a slash). The second such job finds the bond empty
+ *   and is slashed for zero.
+ * - `settledAfterRotation`: Settled with the rotated service's second key.
  */
 export type JobOutcome =
   | 'pending'
@@ -24,7 +30,7 @@ export type JobOutcome =
   | 'settledAfterRotation'
   | 'expired'
   | 'disputed'
-  | 'disputeRejected'
+  | 'disputeFailed'
   | 'slashed'
 
 export const plannedServices: readonly PlannedService[] = [
@@ -38,19 +44,21 @@ export const plannedServices: readonly PlannedService[] = [
 
 /** Service 3 (aurora-deepseek): its signing key is rotated after its first jobs settled. */
 export const rotatedServiceIndex = 2
-/** Service 4 (aurora-mistral): delisted after its jobs settled. */
+/** Service 4 (aurora-mistral): delisted after its jobs settled; its seller asks for the bond back. */
 export const delistedServiceIndex = 3
+/** Service 6 (helix-phi): its seller turns it inactive with `updateService` after its jobs were created. */
+export const inactiveServiceIndex = 5
 
 /**
  * Outcomes per service, in creation order within the service. Pending jobs of services 1 and 2
  * (seller #1) are for the reference seller to answer; those of the other services stay Pending.
  */
 const outcomesPerService: readonly (readonly JobOutcome[])[] = [
-  ['settled', 'settled', 'pending', 'slashed', 'settled', 'expired', 'settled', 'pending', 'settled'],
+  ['settled', 'settled', 'pending', 'disputeFailed', 'settled', 'expired', 'settled', 'pending', 'settled'],
   ['settled', 'disputed', 'settled', 'expired', 'settled'],
-  ['settled', 'slashed', 'settled', 'disputed', 'settled', 'pending', 'settledAfterRotation', 'settledAfterRotation'],
+  ['settled', 'slashed', 'settled', 'settled', 'pending', 'settledAfterRotation', 'slashed', 'settledAfterRotation'],
   ['settled', 'expired', 'settled'],
-  ['settled', 'pending', 'disputeRejected', 'settled', 'expired', 'pending', 'settled'],
+  ['settled', 'pending', 'disputeFailed', 'settled', 'expired', 'pending', 'settled'],
   ['settled', 'disputed', 'pending', 'settled'],
 ]
 
@@ -80,10 +88,10 @@ export const prompts: readonly string[] = [
   'Give a one-paragraph overview of how TLS certificate pinning works.',
 ]
 
-export const sellerBond = parseEther('1')
+/** Staked per service: the arbiter's MIN_BOND (5 native tokens). */
+export const serviceBond = parseEther('5')
+/** Sent with each dispute: ten times the escrow's DISPUTE_BOND, so the 90/10 split of a failed one reads plainly. */
 export const disputeBond = parseEther('0.01')
-/** How the arbiter splits a slashed bond: to the disputer, to the treasury, burned. */
-export const slashShares = { toDisputer: parseEther('0.05'), toTreasury: parseEther('0.03'), burned: parseEther('0.02') }
 
 export const pendingTimeoutSeconds = 86_400n
 export const settledTimeoutSeconds = 3_600n

@@ -15,7 +15,7 @@ export function labelledPrivateKey(label: string): Hex {
 }
 
 export type SeedAccounts = {
-  /** #0: deploys the contracts; the arbiter's owner and the treasury. */
+  /** #0: deploys the contracts; the treasury. */
   deployer: HDAccount
   /** #1..#3. Seller #1 is the one the reference seller runs. */
   sellers: readonly [HDAccount, HDAccount, HDAccount]

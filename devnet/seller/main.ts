@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { type Hex, isHex } from 'viem'
 import { z } from 'zod'
+import { answerInfoFlags } from '../../config/answerInfoFlags.ts'
 import { ConfigSchema } from '../../config/ConfigSchema.ts'
 import { readDeploymentRecord } from '../../config/readDeploymentRecord.ts'
 import { BaseError } from '../../errors/BaseError.ts'
@@ -31,7 +32,9 @@ a signed attestation and serves each output to its buyer at GET /outputs/<jobId>
                          Default: the seeded services of seller #1, with the seed's keys.
   --state-file <path>    keep outputs and scan progress across restarts (default: memory only)
   --from-block <n>       first block to scan (default: the state file's, else the deploy block)
-  --poll-interval <ms>   how often to look for new jobs (default 500)`
+  --poll-interval <ms>   how often to look for new jobs (default 500)
+  -h, --help             print this and exit
+  -V, --version          print the version and exit`
 
 const uint = z.string().regex(/^(0|[1-9][0-9]*)$/, 'a non-negative integer')
 const port = uint.transform(Number).refine((value) => value <= 65_535, 'a TCP port from 0 to 65535')
@@ -120,10 +123,7 @@ function backendFrom(args: Args, env: NodeJS.ProcessEnv): SellerBackend {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2)
-  if (argv.includes('--help') || argv.includes('-h')) {
-    console.log(usage)
-    return
-  }
+  if (answerInfoFlags(argv, { usage })) return
   const args = parseCommandLine(argv, process.env)
   const level = ConfigSchema.shape.logLevel.safeParse(process.env.LOG_LEVEL ?? 'info')
   if (!level.success) throw new ConfigError(`LOG_LEVEL must be ${level.error.issues[0]?.message}, got ${quoteSetting(process.env.LOG_LEVEL ?? '')}.`)

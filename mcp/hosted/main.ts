@@ -1,3 +1,5 @@
+import { answerInfoFlags } from '../../config/answerInfoFlags.ts'
+import { describeConfigFlags } from '../../config/describeConfigFlags.ts'
 import { loadConfig } from '../../config/loadConfig.ts'
 import { createLogger } from '../../server/logging/createLogger.ts'
 import { startHostedMcpServer } from './startHostedMcpServer.ts'
@@ -6,6 +8,17 @@ import { startHostedMcpServer } from './startHostedMcpServer.ts'
 // [--host 127.0.0.1] [--indexer-url http://127.0.0.1:8080] [--allowed-hosts mcp.example.org]
 // [--allowed-origins https://app.example.org] [--metrics on|off|<port>] [--log-level info]`
 // (or MCP_PORT, HOST, INDEXER_URL, MCP_ALLOWED_HOSTS, METRICS, LOG_LEVEL, ...). Logs to stderr.
+
+const usage = `Usage: npm run mcp:hosted -- [options]
+
+The hosted MCP server (Streamable HTTP at /mcp, four read tools) on --host:--mcp-port.
+
+  -h, --help     print this and exit
+  -V, --version  print the version and exit
+${describeConfigFlags()}`
+
+if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)
+
 try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env })
   const logger = createLogger({ level: config.logLevel, base: { service: 'mcp' } })

@@ -1,6 +1,7 @@
 import {
   type Address,
   type Client,
+  type ContractErrorName,
   ContractFunctionRevertedError,
   type Hash,
   type PrivateKeyAccount,
@@ -17,10 +18,12 @@ export type ReclaimExpiredJobParameters = {
 
 /**
  * The refund transaction; null when the escrow says not yet (`NotExpired`: the chain's clock is
- * behind) or no longer (`WrongState`: the seller settled at the last moment), so the caller
+ * behind) or no longer (`NotPending`: the seller settled at the last moment), so the caller
  * polls again.
  */
 export type ReclaimExpiredJobReturnType = Hash | null
+
+const notNow: readonly ContractErrorName<typeof escrowAbi>[] = ['NotExpired', 'NotPending']
 
 /** Calls `reclaimExpired` as the buyer, after a simulation shows it will go through. */
 export async function reclaimExpiredJob(
@@ -42,7 +45,7 @@ export async function reclaimExpiredJob(
     const reverted =
       error instanceof ViemBaseError ? error.walk((cause) => cause instanceof ContractFunctionRevertedError) : null
     const errorName = reverted instanceof ContractFunctionRevertedError ? reverted.data?.errorName : undefined
-    if (errorName === 'NotExpired' || errorName === 'WrongState') return null
+    if ((notNow as readonly string[]).includes(errorName ?? '')) return null
     throw error
   }
 }

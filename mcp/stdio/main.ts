@@ -1,4 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { answerInfoFlags } from '../../config/answerInfoFlags.ts'
+import { describeConfigFlags } from '../../config/describeConfigFlags.ts'
 import { loadConfig } from '../../config/loadConfig.ts'
 import { createLogger } from '../../server/logging/createLogger.ts'
 import { packageVersion } from '../../server/logging/packageVersion.ts'
@@ -14,6 +16,18 @@ import { localTools } from '../tools/localTools.ts'
 console.log = console.error
 console.info = console.error
 console.debug = console.error
+
+const usage = `Usage: tee-market-mcp [options]
+
+The local MCP server over stdio: list_services, get_service, get_job, verify_attestation and run
+(which pays a service from MARKET_PRIVATE_KEY). Network 0g-mainnet unless --network says otherwise.
+
+  -h, --help     print this and exit
+  -V, --version  print the version and exit
+${describeConfigFlags()}
+  (env MARKET_PRIVATE_KEY, MARKET_OUTPUT_URL: see mcp/README.md)`
+
+if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)
 
 try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env, defaultNetwork: '0g-mainnet' })

@@ -18,6 +18,8 @@ import { listContractPaths } from './listContractPaths.ts'
 import { registerDocsRoutes, docsPaths } from './registerDocsRoutes.ts'
 import { registerReadOnlyGuards } from './registerReadOnlyGuards.ts'
 import { listOperatorPaths, registerOperatorRoutes, type OperatorMetrics } from './registerOperatorRoutes.ts'
+import { registerSwaggerUiRoutes, swaggerUiPaths } from './registerSwaggerUiRoutes.ts'
+import { explorerPaths, registerExplorerRoutes, type RegisterExplorerRoutesParameters } from '../explorer/registerExplorerRoutes.ts'
 
 /**
  * `production` trusts the compiled serializers; `development` also checks every response body
@@ -41,6 +43,8 @@ export type BuildAppParameters = {
   metrics?: OperatorMetrics | undefined
   /** One info line per request (Fastify's request logging); off unless asked for, as it costs throughput. */
   accessLog?: boolean | undefined
+  /** The web explorer at `/` and its deep links; left out, those paths are 404s. */
+  explorer?: Omit<RegisterExplorerRoutesParameters, 'answers'> | undefined
 }
 
 export type BuildAppReturnType = FastifyInstance
@@ -59,7 +63,7 @@ const s = initServer()
  * (CORS, ETags and kept bodies, compression, compiled response schemas, error shapes, 405 guards)
  * are hooks and handlers of the app around it, one call per concern.
  */
-export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits, metrics, accessLog = mode === 'development' }: BuildAppParameters): BuildAppReturnType {
+export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits, metrics, accessLog = mode === 'development', explorer }: BuildAppParameters): BuildAppReturnType {
   const app = Fastify({
     ...(logger === false ? { logger: false } : { loggerInstance: logger as FastifyBaseLogger }),
     logController: new LogController({ disableRequestLogging: !accessLog }),
@@ -67,7 +71,7 @@ export function buildApp({ store, mode, openApiText, docsHtml, logger = false, l
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: answerClientError,
   })
-  const paths = [...listContractPaths(marketContract), ...docsPaths, ...listOperatorPaths({ metrics })]
+  const paths = [...listContractPaths(marketContract), ...docsPaths, ...swaggerUiPaths, ...(explorer ? explorerPaths : []), ...listOperatorPaths({ metrics })]
   const knownPaths = paths.map((path) => path.replace(/:(\w+)/g, '{$1}'))
 
   hardenServer(app, { methods: ['GET', 'HEAD', 'OPTIONS'], limits })
@@ -83,6 +87,8 @@ export function buildApp({ store, mode, openApiText, docsHtml, logger = false, l
     requestValidationErrorHandler: handleRequestValidationError,
   })
   registerDocsRoutes(app, { openApiText, docsHtml, answers })
+  registerSwaggerUiRoutes(app, { answers })
+  if (explorer) registerExplorerRoutes(app, { ...explorer, answers })
   registerOperatorRoutes(app, { store, metrics })
   registerReadOnlyGuards(app, { paths })
   return app

@@ -8,6 +8,7 @@ import type { ContractHandler } from './ContractHandler.ts'
 import { getHealthHandler } from './handlers/getHealthHandler.ts'
 import { getJobHandler } from './handlers/getJobHandler.ts'
 import { getSellerHandler } from './handlers/getSellerHandler.ts'
+import { getServiceEventsHandler } from './handlers/getServiceEventsHandler.ts'
 import { getServiceHandler } from './handlers/getServiceHandler.ts'
 import { getStatsHandler } from './handlers/getStatsHandler.ts'
 import { listJobsHandler } from './handlers/listJobsHandler.ts'
@@ -50,6 +51,7 @@ export function createMarketRouter({ store, answers }: CreateMarketRouterParamet
     services: {
       listServices: route(services.listServices, listServicesHandler({ store })),
       getService: route(services.getService, getServiceHandler({ store })),
+      getServiceEvents: route(services.getServiceEvents, getServiceEventsHandler({ store })),
     },
     jobs: {
       listJobs: route(jobs.listJobs, listJobsHandler({ store })),

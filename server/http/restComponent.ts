@@ -10,7 +10,13 @@ export const restComponent: DevnetComponent = {
       logger: logger.child({ service: 'rest' }),
       progressTty: process.stderr.isTTY ? process.stderr : undefined,
     })
-    const urls: Record<string, string> = { 'REST API': url, 'API reference': `${url}/docs`, readiness: `${url}/readyz` }
+    const urls: Record<string, string> = {
+      Explorer: `${url}/`,
+      'REST API': url,
+      'API reference': `${url}/docs`,
+      'Try the API': `${url}/docs/swagger`,
+      readiness: `${url}/readyz`,
+    }
     if (config.metrics !== 'off') urls['metrics'] = `${metricsUrl ?? url}/metrics`
     return { urls, stop, store }
   },

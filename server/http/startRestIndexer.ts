@@ -15,6 +15,8 @@ import { serveMetrics } from '../metrics/serveMetrics.ts'
 import type { Store } from '../store/createStore.ts'
 import { buildApp, type AppMode } from './buildApp.ts'
 import { buildDocsHtml } from './buildDocsHtml.ts'
+import { toExplorerSite } from '../explorer/ExplorerSite.ts'
+import { readExplorerAssets } from '../explorer/readExplorerAssets.ts'
 
 export type StartRestIndexerParameters = {
   mode: AppMode
@@ -84,13 +86,15 @@ export async function startRestIndexer(
   void indexer.start().then(progress.finish, () => progress.stop())
   try {
     // Rendered while the indexer back-fills.
-    const docsHtml = await buildDocsHtml({ openApiPath, title })
+    const [docsHtml, assets] = await Promise.all([buildDocsHtml({ openApiPath, title }), readExplorerAssets()])
+    const explorer = { assets, site: toExplorerSite(config) }
     const app = buildApp({
       store: indexer.store,
       mode,
       openApiText,
       docsHtml,
       logger,
+      explorer,
       accessLog: config.accessLog,
       metrics: registry === undefined ? undefined : { registry, route: config.metrics === 'on' },
     })

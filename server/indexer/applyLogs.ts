@@ -1,5 +1,8 @@
 import { toJobEvent } from '../../chain/mappers/toJobEvent.ts'
+import { toServiceEvent } from '../../chain/mappers/toServiceEvent.ts'
+import type { RegistryLog } from '../../chain/mappers/toServiceEvent.ts'
 import { jobEventNames, type JobEventName } from '../../contract/job.ts'
+import { serviceEventNames, type ServiceEventName } from '../../contract/serviceEvent.ts'
 import type { Store } from '../store/createStore.ts'
 import type { ReadWindowReturnType } from './readWindow.ts'
 
@@ -10,6 +13,11 @@ import type { ReadWindowReturnType } from './readWindow.ts'
  * nothing, because a job's event is known by its block number and log index.
  */
 export function applyLogs(store: Store, { toBlock, logs, timestamps, services, jobs }: ReadWindowReturnType): void {
+  const timestampOf = (blockNumber: bigint): bigint => {
+    const timestamp = timestamps.get(blockNumber)
+    if (timestamp === undefined) throw new RangeError(`Block ${blockNumber} has a log but no header was read.`)
+    return timestamp
+  }
   const lastServiceBlock = new Map<bigint, bigint>()
   const registeredBlock = new Map<bigint, bigint>()
   for (const log of logs) {
@@ -29,9 +37,16 @@ export function applyLogs(store: Store, { toBlock, logs, timestamps, services, j
   for (const [jobId, job] of jobs) store.putJob({ jobId, job })
 
   for (const log of logs) {
+    if ('jobId' in log.args || !isServiceEventName(log.eventName)) continue
+    store.addServiceEvent({
+      serviceId: log.args.serviceId,
+      event: toServiceEvent({ log: log as RegistryLog, timestamp: timestampOf(log.blockNumber) }),
+    })
+  }
+
+  for (const log of logs) {
     if (!('jobId' in log.args) || !isJobEventName(log.eventName)) continue
-    const timestamp = timestamps.get(log.blockNumber)
-    if (timestamp === undefined) throw new RangeError(`Block ${log.blockNumber} has a log but no header was read.`)
+    const timestamp = timestampOf(log.blockNumber)
     store.addJobEvent({
       jobId: log.args.jobId,
       event: toJobEvent({
@@ -46,6 +61,10 @@ export function applyLogs(store: Store, { toBlock, logs, timestamps, services, j
   }
 
   store.advance(toBlock)
+}
+
+function isServiceEventName(name: string): name is ServiceEventName {
+  return (serviceEventNames as readonly string[]).includes(name)
 }
 
 function isJobEventName(name: string): name is JobEventName {

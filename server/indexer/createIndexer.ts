@@ -11,6 +11,8 @@ import { scanRange } from './scanRange.ts'
 export type CreateIndexerParameters = {
   registry: Address
   escrow: Address
+  /** Its DisputeOpened, DisputeFailed and Slashed join the job's history. */
+  arbiter: Address
   /**
    * First block to index (the deployment block), or the deployment's unix time: then the first
    * block at or after it is looked up by binary search during the first poll.
@@ -55,11 +57,11 @@ export type Indexer = {
 }
 
 /**
- * Follows the registry and the escrow into an in-memory store: back-fills from `startBlock` to
- * the head in adaptive windows, then polls. Failures are retried with capped exponential backoff
- * and never skip a block: the cursor moves only past fully applied windows. Each poll first
- * checks that the cursor block still has the hash it was indexed with; if not, it rolls the
- * store back to the common ancestor and indexes the new branch.
+ * Follows the registry, the escrow and the arbiter's dispute events into an in-memory store:
+ * back-fills from `startBlock` to the head in adaptive windows, then polls. Failures are retried
+ * with capped exponential backoff and never skip a block: the cursor moves only past fully
+ * applied windows. Each poll first checks that the cursor block still has the hash it was
+ * indexed with; if not, it rolls the store back to the common ancestor and indexes the new branch.
  *
  * With `newHeads`, a head announced over WebSocket starts a poll at once. Polls never overlap:
  * heads that arrive during one are coalesced into a single poll right after it. A poll reads
@@ -72,6 +74,7 @@ export function createIndexer(
   {
     registry,
     escrow,
+    arbiter,
     startBlock,
     chainId,
     network,
@@ -125,7 +128,7 @@ export function createIndexer(
     }
     const fromBlock = store.sync.cursor === undefined ? firstBlock : store.sync.cursor.number + 1n
     if (fromBlock <= head.number) {
-      await scanRange(client, { store, registry, escrow, fromBlock, toBlock: head.number, toBlockHash: head.hash, window })
+      await scanRange(client, { store, registry, escrow, arbiter, fromBlock, toBlock: head.number, toBlockHash: head.hash, window })
     }
     store.polled({ headBlock: head.number, at: now() })
     onPoll?.({ headBlock: head.number })

@@ -15,6 +15,8 @@ export type MarketLog = GetLogsReturnType<undefined, typeof marketEvents, true, 
 export type ReadWindowParameters = {
   registry: Address
   escrow: Address
+  /** Read for its events about a job's dispute (see marketEvents). */
+  arbiter: Address
   fromBlock: bigint
   toBlock: bigint
   /** Hash of `toBlock` when the caller already has it (the head fetched at poll start). */
@@ -32,9 +34,9 @@ export type ReadWindowParameters = {
 /** Everything needed to apply one window, fetched before anything is applied. */
 export type ReadWindowReturnType = {
   toBlock: BlockRef
-  /** Decoded logs of both contracts, in chain order. */
+  /** Decoded logs of the three contracts, in chain order. */
   logs: MarketLog[]
-  /** Block time (unix seconds) of every block holding a job's log (the logs applyLogs dates). */
+  /** Block time (unix seconds) of every block holding a log (applyLogs dates every event). */
   timestamps: ReadonlyMap<bigint, bigint>
   /** The current record of every service and job the window touches (jobs in `readJobIds` left out). */
   services: ReadonlyMap<bigint, Service>
@@ -42,7 +44,7 @@ export type ReadWindowReturnType = {
 }
 
 /**
- * Reads one block window: the hash of its last block, then one `eth_getLogs` for both contracts
+ * Reads one block window: the hash of its last block, then one `eth_getLogs` for the contracts
  * and every market event, then (issued together, so a batching transport sends one batch) the
  * headers of the blocks holding a job's logs and every touched service and job, many per `eth_call`
  * (readServices, readJobs). Reads happen at the latest block, so a record may be ahead of the
@@ -55,13 +57,13 @@ export type ReadWindowReturnType = {
  */
 export async function readWindow(
   client: Client,
-  { registry, escrow, fromBlock, toBlock, toBlockHash, staleServiceIds = [], staleJobIds = [], readJobIds }: ReadWindowParameters,
+  { registry, escrow, arbiter, fromBlock, toBlock, toBlockHash, staleServiceIds = [], staleJobIds = [], readJobIds }: ReadWindowParameters,
 ): Promise<ReadWindowReturnType> {
   const toHash = toBlockHash ?? (await getBlock(client, { blockNumber: toBlock })).hash
 
   let logs: MarketLog[]
   try {
-    logs = await readLogs(client, { address: [registry, escrow], events: marketEvents, fromBlock, toBlock })
+    logs = await readLogs(client, { address: [registry, escrow, arbiter], events: marketEvents, fromBlock, toBlock })
   } catch (cause) {
     if (isRangeTooLargeError(cause)) throw new LogRangeTooLargeError({ fromBlock, toBlock, cause })
     throw cause
@@ -72,10 +74,10 @@ export async function readWindow(
   const jobIds = new Set(staleJobIds)
   const blockNumbers = new Set<bigint>()
   for (const log of logs) {
+    // Every served event, a job's or a service's, carries its block's time.
+    blockNumbers.add(log.blockNumber)
     if ('serviceId' in log.args && log.address.toLowerCase() === registryKey) serviceIds.add(log.args.serviceId)
     if (!('jobId' in log.args)) continue
-    // Only a job's events carry a time, so a block holding registry logs alone needs no header.
-    blockNumbers.add(log.blockNumber)
     if (!readJobIds?.has(log.args.jobId)) jobIds.add(log.args.jobId)
   }
 

@@ -9,6 +9,7 @@ export type ScanRangeParameters = {
   store: Store
   registry: Address
   escrow: Address
+  arbiter: Address
   fromBlock: bigint
   toBlock: bigint
   /** Hash of `toBlock` when known, saving one header read for the last window. */
@@ -32,7 +33,7 @@ export type ScanRangeParameters = {
  */
 export async function scanRange(
   client: Client,
-  { store, registry, escrow, fromBlock, toBlock, toBlockHash, window, onWindow }: ScanRangeParameters,
+  { store, registry, escrow, arbiter, fromBlock, toBlock, toBlockHash, window, onWindow }: ScanRangeParameters,
 ): Promise<void> {
   const readJobIds = new Set<bigint>()
   let from = fromBlock
@@ -44,6 +45,7 @@ export async function scanRange(
       read = await readWindow(client, {
         registry,
         escrow,
+        arbiter,
         fromBlock: from,
         toBlock: to,
         toBlockHash: to === toBlock ? toBlockHash : undefined,

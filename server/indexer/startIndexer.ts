@@ -4,7 +4,7 @@ import { createIndexer, type CreateIndexerParameters, type Indexer } from './cre
 
 export type StartIndexerParameters = Pick<
   Config,
-  'rpcUrl' | 'wsRpcUrl' | 'chainId' | 'network' | 'registry' | 'escrow' | 'startBlock' | 'deployTimestamp' | 'pollIntervalMs'
+  'rpcUrl' | 'wsRpcUrl' | 'chainId' | 'network' | 'registry' | 'escrow' | 'arbiter' | 'startBlock' | 'deployTimestamp' | 'pollIntervalMs'
 >
 export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg'> & {
   /** Per-request timeout of the RPC client (default 10,000 ms). */
@@ -37,6 +37,7 @@ export function startIndexer(
   const indexer = createIndexer(client, {
     registry: config.registry,
     escrow: config.escrow,
+    arbiter: config.arbiter,
     startBlock,
     chainId: config.chainId,
     network: config.network,

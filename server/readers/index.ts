@@ -6,6 +6,7 @@
  *
  *   listServices(store)                        → ServiceList  { count, services } ascending serviceId
  *   getService(store, { serviceId: bigint })   → Service      throws ServiceNotFoundError (service_not_found)
+ *   getServiceEvents(store, { serviceId })     → ServiceEventList { count, events } oldest first; throws ServiceNotFoundError
  *   listJobs(store, { limit?: number })        → JobList      { count, jobs } newest first, default 50;
  *                                                             the caller validates limit (1..1000)
  *   getJob(store, { jobId: bigint })           → JobDetail    job + events oldest first; throws JobNotFoundError (job_not_found)
@@ -18,6 +19,7 @@
  */
 export { listServices, type ListServicesReturnType } from './listServices.ts'
 export { getService, type GetServiceParameters, type GetServiceReturnType } from './getService.ts'
+export { getServiceEvents, type GetServiceEventsParameters, type GetServiceEventsReturnType } from './getServiceEvents.ts'
 export { listJobs, type ListJobsParameters, type ListJobsReturnType } from './listJobs.ts'
 export { getJob, type GetJobParameters, type GetJobReturnType } from './getJob.ts'
 export { getSeller, type GetSellerParameters, type GetSellerReturnType } from './getSeller.ts'

@@ -3,6 +3,7 @@ import type { ToCountersParameters } from '../../chain/mappers/toCounters.ts'
 import type { Health } from '../../contract/health.ts'
 import type { Job, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
+import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import { compareUintText } from './compareUintText.ts'
 import { createValuePool } from './createValuePool.ts'
 
@@ -50,6 +51,8 @@ export type Store = {
    */
   readonly version: number
   service(serviceId: bigint): Service | undefined
+  /** The service's registry events, oldest first; undefined when the service is unknown. */
+  serviceEvents(serviceId: bigint): readonly ServiceEvent[] | undefined
   job(jobId: bigint): StoredJob | undefined
   /** Every job, ascending by id; readers walk it from the end for newest first. */
   readonly jobList: readonly StoredJob[]
@@ -71,6 +74,8 @@ export type Store = {
 
   putService(parameters: PutServiceParameters): void
   putJob(parameters: PutJobParameters): void
+  /** Adds an event to a stored service; a log already applied (same block and log index) changes nothing. */
+  addServiceEvent(parameters: AddServiceEventParameters): void
   /** Adds an event to a stored job; a log already applied (same block and log index) changes nothing. */
   addJobEvent(parameters: AddJobEventParameters): void
   /** Marks `block` fully applied: it becomes the cursor and is remembered for reorg checks. */
@@ -103,6 +108,11 @@ export type PutJobParameters = {
   job: Job
 }
 
+export type AddServiceEventParameters = {
+  serviceId: bigint
+  event: ServiceEvent
+}
+
 export type AddJobEventParameters = {
   jobId: bigint
   /** Kept as it is (strings may be swapped for equal shared ones), like `PutJobParameters.job`. */
@@ -124,7 +134,7 @@ export type CreateStoreParameters = {
 /** Registration or creation before the indexed range: no rollback can remove it. */
 const beforeRange = -1n
 
-type ServiceEntry = { service: Service; registeredBlock: bigint; lastBlock: bigint }
+type ServiceEntry = { service: Service; registeredBlock: bigint; lastBlock: bigint; events: readonly ServiceEvent[] }
 /** A job id as the store compares it: a number while exact (a small one costs nothing to keep), else the bigint. */
 type JobKey = number | bigint
 type JobEntry = { -readonly [key in keyof StoredJob]: StoredJob[key] } & { readonly key: JobKey }
@@ -133,6 +143,7 @@ type SellerIndex = { serviceIds: bigint[]; jobs: JobEntry[] }
 const noIds: readonly bigint[] = []
 const noJobs: readonly StoredJob[] = []
 const noEvents: readonly JobEvent[] = []
+const noServiceEvents: readonly ServiceEvent[] = []
 const maxExactId = BigInt(Number.MAX_SAFE_INTEGER)
 
 /**
@@ -259,6 +270,7 @@ export function createStore({
       return version
     },
     service: (serviceId) => serviceEntries.get(serviceId)?.service,
+    serviceEvents: (serviceId) => serviceEntries.get(serviceId)?.events,
     job: (jobId) => findJob(jobs, jobKey(jobId)),
     jobList: jobs,
     get jobIds() {
@@ -286,6 +298,7 @@ export function createStore({
           service,
           registeredBlock: registeredBlock ?? beforeRange,
           lastBlock: block ?? beforeRange,
+          events: noServiceEvents,
         })
         insertSorted(sellerIndex(service.seller).serviceIds, serviceId)
         counters.services += 1
@@ -344,6 +357,17 @@ export function createStore({
       setEvents(entry, events.toSpliced(index, 0, event))
     },
 
+    addServiceEvent({ serviceId, event }) {
+      const entry = serviceEntries.get(serviceId)
+      if (entry === undefined) throw new RangeError(`Service ${serviceId} must be stored before its events.`)
+      const { events } = entry
+      if (events.some((held) => held.logIndex === event.logIndex && held.blockNumber === event.blockNumber)) return
+      let index = events.length
+      while (index > 0 && compareEvents(events[index - 1] as ServiceEvent, event) > 0) index -= 1
+      entry.events = events.toSpliced(index, 0, event)
+      changed()
+    },
+
     advance(block) {
       sync.cursor = block
       recentBlocks.set(block.number, block.hash)
@@ -364,15 +388,17 @@ export function createStore({
     },
 
     rollback(ancestor) {
+      const ancestorNumber = ancestor.number.toString()
+      const isAbove = ({ blockNumber }: { blockNumber: string }): boolean => compareUintText(blockNumber, ancestorNumber) > 0
       for (const [serviceId, entry] of serviceEntries) {
         if (entry.registeredBlock > ancestor.number) deleteService(serviceId, entry)
         else if (entry.lastBlock > ancestor.number) {
           entry.lastBlock = ancestor.number
+          entry.events = entry.events.filter((event) => !isAbove(event))
           staleServiceIds.add(serviceId)
+          changed()
         }
       }
-      const ancestorNumber = ancestor.number.toString()
-      const isAbove = ({ blockNumber }: JobEvent): boolean => compareUintText(blockNumber, ancestorNumber) > 0
       // Backwards, so that deleting a job leaves the ones still to visit in place.
       for (let index = jobs.length - 1; index >= 0; index -= 1) {
         const entry = jobs[index] as JobEntry
@@ -412,7 +438,7 @@ function compare(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-function compareEvents(a: JobEvent, b: JobEvent): number {
+function compareEvents(a: JobEvent | ServiceEvent, b: JobEvent | ServiceEvent): number {
   return compareUintText(a.blockNumber, b.blockNumber) || a.logIndex - b.logIndex
 }
 

@@ -60,7 +60,7 @@ test('default', async () => {
 })
 
 describe('buildAttestationText', () => {
-  test('writes five colon-separated fields as ASCII bytes', () => {
+  test('writes five colon-separated fields', () => {
     expect(Buffer.from(hexToBytes(text)).toString('ascii')).toBe(
       `${fields.contentHash}:${fields.usageHash}:centralized:openai:${fields.tlsCertFingerprint}`,
     )
@@ -75,9 +75,18 @@ describe('buildAttestationText', () => {
     expect(built).toBe(text)
   })
 
-  test('allows empty text fields', () => {
-    const built = buildAttestationText({ ...fields, providerType: '', providerIdentity: '' })
-    expect(parseAttestationText(built)).toEqual({ ...fields, providerType: '', providerIdentity: '' })
+  test('allows an empty provider field while the two take 2 bytes together (a text of 198 bytes)', () => {
+    const built = buildAttestationText({ ...fields, providerType: '', providerIdentity: 'ab' })
+    expect(hexToBytes(built)).toHaveLength(198)
+    expect(parseAttestationText(built)).toEqual({ ...fields, providerType: '', providerIdentity: 'ab' })
+  })
+
+  test('rejects provider fields under 2 bytes together: the reference verifier would not parse the text', () => {
+    expect(() => buildAttestationText({ ...fields, providerType: '', providerIdentity: '' }))
+      .toThrowErrorMatchingInlineSnapshot(
+        `[InvalidAttestationFieldError: Attestation field providerIdentity "" is not allowed: providerType and providerIdentity must take at least 2 bytes together (the text at least 198 bytes).]`,
+      )
+    expect(() => buildAttestationText({ ...fields, providerType: 'x', providerIdentity: '' })).toThrow(/at least 2 bytes/)
   })
 
   test('rejects a colon inside a field', () => {
@@ -88,11 +97,17 @@ describe('buildAttestationText', () => {
     expect(() => buildAttestationText({ ...fields, providerType: 'a:b' })).toThrow(/providerType/)
   })
 
-  test('rejects non-ASCII', () => {
-    expect(() => buildAttestationText({ ...fields, providerIdentity: 'café' }))
-      .toThrowErrorMatchingInlineSnapshot(
-        `[InvalidAttestationFieldError: Attestation field providerIdentity "café" is not allowed: the attestation text is ASCII only.]`,
-      )
+  test('writes provider fields as UTF-8, which parse back', () => {
+    const built = buildAttestationText({ ...fields, providerType: 'décentralisé', providerIdentity: '提供者 🚀' })
+    expect(parseAttestationText(built)).toEqual({ ...fields, providerType: 'décentralisé', providerIdentity: '提供者 🚀' })
+    // One character, two bytes: enough for the 198-byte minimum.
+    expect(parseAttestationText(buildAttestationText({ ...fields, providerType: 'é', providerIdentity: '' }))).toMatchObject({
+      providerType: 'é',
+    })
+  })
+
+  test('rejects a lone surrogate, which UTF-8 cannot hold', () => {
+    expect(() => buildAttestationText({ ...fields, providerIdentity: 'a\uD800' })).toThrow(/lone surrogate/)
   })
 
   test('rejects a hash that is not 32 bytes of hex', () => {
@@ -126,16 +141,26 @@ describe('parseAttestationText', () => {
     })
   })
 
+  test('provider fields hold any bytes but ":", UTF-8 included, and either may be empty', () => {
+    expect(parseAttestationText(stringToHex(`${h}:${h}:centralized:café:${h}`))).toMatchObject({ providerIdentity: 'café' })
+    expect(parseAttestationText(ascii(`${h}:${h}::ab:${h}`))).toMatchObject({ providerType: '', providerIdentity: 'ab' })
+    expect(parseAttestationText(ascii(`${h}:${h}:ab::${h}`))).toMatchObject({ providerType: 'ab', providerIdentity: '' })
+    // Bytes that are not UTF-8 still parse (as on chain); the field shows U+FFFD for them.
+    const text = concatHex([ascii(`${h}:${h}:centralized:`), '0xff', ascii(`:${h}`)])
+    expect(parseAttestationText(text)).toMatchObject({ providerIdentity: '\uFFFD' })
+  })
+
   test.each([
     ['empty text', '0x' as Hex],
+    ['196 bytes: both provider fields empty', ascii(`${h}:${h}:::${h}`)],
+    ['197 bytes', ascii(`${h}:${h}:x::${h}`)],
     ['four fields', ascii(`${h}:${h}:centralized:${h}`)],
     ['six fields', ascii(`${h}:${h}:centralized:https://x:${h}`)],
     ['a short hash', ascii(`${h.slice(2)}:${h}:centralized:openai:${h}`)],
     ['a long hash', ascii(`${h}:${h}00:centralized:openai:${h}`)],
     ['a 0x-prefixed hash', ascii(`0x${h}:${h}:centralized:openai:${h}`)],
     ['a non-hex digit', ascii(`${h}:${h}:centralized:openai:${h.slice(1)}g`)],
-    ['a non-ASCII byte', stringToHex(`${h}:${h}:centralized:café:${h}`)],
-    ['a lone high byte', concatHex([ascii(`${h}:${h}:centralized:openai:${h}`), '0xff'])],
+    ['a trailing byte after the fingerprint', concatHex([ascii(`${h}:${h}:centralized:openai:${h}`), '0xff'])],
     ['odd-length hex', `${ascii(`${h}:${h}:centralized:openai:${h}`)}0` as Hex],
     ['non-hex input', '0xzz' as Hex],
   ])('returns null for %s', (_, input) => {

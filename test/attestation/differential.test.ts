@@ -1,6 +1,8 @@
 import { secp256k1 } from '@noble/curves/secp256k1'
 import {
   type Address,
+  BaseError as ViemBaseError,
+  ContractFunctionRevertedError,
   type Hex,
   bytesToHex,
   concatHex,
@@ -8,8 +10,9 @@ import {
   hexToBytes,
   http,
   numberToHex,
+  type PublicClient,
   sliceHex,
-  zeroAddress,
+  stringToHex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
@@ -20,24 +23,48 @@ import {
   type AttestationSignatureError,
   recoverAttestationSigner,
 } from '../../chain/attestation/recoverAttestationSigner.ts'
+import { parseAttestationText } from '../../chain/attestation/parseAttestationText.ts'
 import { signAttestation } from '../../chain/attestation/signAttestation.ts'
+import type { AttestationFields } from '../../contract/attestation.ts'
 import { partsOf, withParts } from './support/signatureParts.ts'
 
 /**
- * Off-chain recovery must give the on-chain verifier's answer for every input. Each generated
- * case goes through `recoverAttestationSigner` and the deployed `AttestationVerifier.tryRecover`;
- * signer and error class must agree exactly. The generator is seeded, so a failure replays.
+ * Off-chain code must give the on-chain verifier's answer for every input. Recovery: each
+ * generated case goes through `recoverAttestationSigner` and the deployed verifier's `recover`,
+ * which returns the signer or reverts with OpenZeppelin's error; signer and error class must agree
+ * exactly. Parsing: each text goes through `parseAttestationText` and the verifier's
+ * `parseAttestationText`; both must parse it to the same fields or both refuse it. The generators
+ * are seeded, so a failure replays.
  */
 
 const seed = 0x5eed_a77e
 const n = secp256k1.CURVE.n
 const halfN = n / 2n
 
-/** OpenZeppelin's RecoverError numbering, as `tryRecover` returns it. */
-const errorCodes: Record<AttestationSignatureError, number> = {
-  invalid_signature: 1,
-  invalid_signature_length: 2,
-  invalid_signature_s: 3,
+/** The verifier's revert for each error class of `recoverAttestationSigner`. */
+const errorNames: Record<AttestationSignatureError, string> = {
+  invalid_signature: 'ECDSAInvalidSignature',
+  invalid_signature_length: 'ECDSAInvalidSignatureLength',
+  invalid_signature_s: 'ECDSAInvalidSignatureS',
+}
+
+/** Calls a verifier function: its result, or the name of the custom error it reverted with. */
+async function onChain<result>(call: () => Promise<result>): Promise<{ result: result } | { reverted: string }> {
+  try {
+    return { result: await call() }
+  } catch (error) {
+    const reverted = error instanceof ViemBaseError ? error.walk((cause) => cause instanceof ContractFunctionRevertedError) : null
+    if (!(reverted instanceof ContractFunctionRevertedError) || reverted.data === undefined) throw error
+    return { reverted: reverted.data.errorName }
+  }
+}
+
+function createClient(): { client: PublicClient; verifier: Address } {
+  // The verifier's functions are pure, so the shared devnet serves.
+  const { rpcUrl, deployment } = inject('devnet')
+  // A JSON-RPC batch transport turns the concurrent eth_calls into a few HTTP requests.
+  const client = createPublicClient({ chain: hardhat, transport: http(rpcUrl, { batch: { batchSize: 200 } }) })
+  return { client: client as PublicClient, verifier: deployment.attestationVerifier }
 }
 
 type Case = { category: string; text: Hex; signature: Hex; signer?: Address }
@@ -173,31 +200,26 @@ async function generateCases(): Promise<Case[]> {
 }
 
 test('off-chain recovery agrees with the on-chain verifier on every case', async () => {
-  // tryRecover is pure, so the shared devnet serves; its verifier is the one deployContracts put there.
-  const { rpcUrl, deployment } = inject('devnet')
+  const { client, verifier } = createClient()
   const cases = await generateCases()
-  // A JSON-RPC batch transport turns the concurrent eth_calls into a few HTTP requests.
-  const client = createPublicClient({ chain: hardhat, transport: http(rpcUrl, { batch: { batchSize: 200 } }) })
 
-  const onChain = await Promise.all(
+  const answers = await Promise.all(
     cases.map(({ text, signature }) =>
-      client.readContract({ address: deployment.attestationVerifier, abi: attestationVerifierAbi, functionName: 'tryRecover', args: [text, signature] }),
+      onChain(() => client.readContract({ address: verifier, abi: attestationVerifierAbi, functionName: 'recover', args: [text, signature] })),
     ),
   )
 
   const mismatches: unknown[] = []
   const outcomes: Record<string, Record<string, number>> = {}
   cases.forEach((testCase, index) => {
-    const [chainSigner, chainError] = onChain[index] ?? [zeroAddress, -1]
+    const chain = answers[index]!
     const local = recoverAttestationSigner(testCase)
-    const localSigner = local.signer ?? zeroAddress
-    const localError = local.error === null ? 0 : errorCodes[local.error]
-    if (localSigner !== chainSigner || localError !== chainError) {
-      mismatches.push({ ...testCase, local, chain: { signer: chainSigner, error: chainError } })
-    }
+    const agrees =
+      'result' in chain ? local.signer === chain.result : local.error !== null && errorNames[local.error] === chain.reverted
+    if (!agrees) mismatches.push({ ...testCase, local, chain })
     // The generator's own claim: signed cases recover their key on both sides.
-    if (testCase.signer !== undefined && testCase.signer !== chainSigner) {
-      mismatches.push({ ...testCase, chain: { signer: chainSigner, error: chainError } })
+    if (testCase.signer !== undefined && !('result' in chain && chain.result === testCase.signer)) {
+      mismatches.push({ ...testCase, chain })
     }
     const outcome = local.error ?? 'recovered'
     const byOutcome = (outcomes[testCase.category] ??= {})
@@ -264,6 +286,149 @@ test('off-chain recovery agrees with the on-chain verifier on every case', async
       },
       "valid, empty text": {
         "recovered": 40,
+      },
+    }
+  `)
+})
+
+const hexDigits = '0123456789abcdefABCDEF'
+const providerWords = ['centralized', 'openai', 'together-ai', 'décentralisé', '提供者', '🚀', 'a', 'é', '']
+
+type ParseCase = { category: string; text: Hex }
+
+function randomHash(): string {
+  return Array.from({ length: 64 }, () => hexDigits[random.int(hexDigits.length)]).join('')
+}
+
+function randomProvider(): string {
+  return random.int(4) === 0 ? random.pick(providerWords) : random.pick(providerWords) + random.pick(providerWords)
+}
+
+function wellFormed({ type = randomProvider(), identity = randomProvider() } = {}): string {
+  return `${randomHash()}:${randomHash()}:${type}:${identity}:${randomHash()}`
+}
+
+/** Replaces, inserts or deletes one byte of `text` at a random place. */
+function mutated(text: Hex): Hex {
+  const bytes = [...hexToBytes(text)]
+  const at = random.int(bytes.length + 1)
+  const byte = random.pick([0x3a, 0x30, 0x67, 0x41, 0x20, 0xff, random.int(256)])
+  const kind = random.int(3)
+  if (kind === 0 && at < bytes.length) bytes[at] = byte
+  else if (kind === 1) bytes.splice(at, 0, byte)
+  else bytes.splice(Math.min(at, bytes.length - 1), 1)
+  return bytesToHex(Uint8Array.from(bytes))
+}
+
+function generateParseCases(): ParseCase[] {
+  const cases: ParseCase[] = []
+  const repeat = (count: number, category: string, make: () => Hex): void => {
+    for (let i = 0; i < count; i++) cases.push({ category, text: make() })
+  }
+  repeat(250, 'well formed, provider fields of any UTF-8', () => stringToHex(wellFormed()))
+  repeat(80, 'provider fields of 0 to 3 bytes together (the 198-byte minimum)', () => {
+    const total = random.int(4)
+    const split = random.int(total + 1)
+    return stringToHex(wellFormed({ type: 'x'.repeat(split), identity: 'y'.repeat(total - split) }))
+  })
+  repeat(60, 'provider fields with bytes that are not UTF-8', () =>
+    concatHex([
+      stringToHex(`${randomHash()}:${randomHash()}:`),
+      bytesToHex(random.bytes(1 + random.int(4)).map((byte) => (byte === 0x3a ? 0xff : byte))),
+      stringToHex(`:ok:${randomHash()}`),
+    ]),
+  )
+  repeat(350, 'one byte replaced, inserted or deleted', () => mutated(stringToHex(wellFormed())))
+  repeat(80, 'a fingerprint of 63 or 65 digits', () => {
+    const text = wellFormed()
+    return stringToHex(random.int(2) === 0 ? text.slice(0, -1) : `${text}${random.pick([...hexDigits])}`)
+  })
+  repeat(60, 'one colon too many or too few', () => {
+    const text = wellFormed({ type: 'centralized', identity: 'openai' })
+    return stringToHex(random.int(2) === 0 ? text.replace(':openai', ':open:ai') : text.replace('centralized:', 'centralized-'))
+  })
+  repeat(60, 'random bytes around the separators', () =>
+    concatHex([
+      bytesToHex(random.bytes(64)),
+      '0x3a',
+      bytesToHex(random.bytes(64)),
+      '0x3a',
+      bytesToHex(random.bytes(random.int(20))),
+      '0x3a',
+      bytesToHex(random.bytes(64)),
+    ]),
+  )
+  repeat(60, 'random bytes of any length', () => bytesToHex(random.bytes(random.int(260))))
+  return cases
+}
+
+test('off-chain parsing agrees with the on-chain verifier on every case', async () => {
+  const { client, verifier } = createClient()
+  const cases = generateParseCases()
+  expect(cases.length).toBeGreaterThanOrEqual(1000)
+
+  const answers = await Promise.all(
+    cases.map(({ text }) =>
+      onChain(() =>
+        client.readContract({ address: verifier, abi: attestationVerifierAbi, functionName: 'parseAttestationText', args: [text] }),
+      ),
+    ),
+  )
+  const asChainReturns = (fields: AttestationFields): unknown[] => [
+    `0x${fields.contentHash.toLowerCase()}`,
+    `0x${fields.usageHash.toLowerCase()}`,
+    fields.providerType,
+    fields.providerIdentity,
+    `0x${fields.tlsCertFingerprint.toLowerCase()}`,
+  ]
+
+  const mismatches: unknown[] = []
+  const outcomes: Record<string, Record<string, number>> = {}
+  cases.forEach(({ category, text }, index) => {
+    const chain = answers[index]!
+    const local = parseAttestationText(text)
+    const agrees =
+      'result' in chain ? local !== null && JSON.stringify(asChainReturns(local)) === JSON.stringify(chain.result) : local === null
+    if (!agrees) mismatches.push({ category, text, local, chain })
+    const outcome = 'result' in chain ? 'parsed' : chain.reverted
+    const byOutcome = (outcomes[category] ??= {})
+    byOutcome[outcome] = (byOutcome[outcome] ?? 0) + 1
+  })
+
+  expect(mismatches.slice(0, 5)).toEqual([])
+  // Seeded, so the spread is fixed: both answers and every way of refusing are exercised.
+  expect(outcomes).toMatchInlineSnapshot(`
+    {
+      "a fingerprint of 63 or 65 digits": {
+        "InvalidLength": 80,
+      },
+      "one byte replaced, inserted or deleted": {
+        "InvalidHexChar": 191,
+        "InvalidLength": 68,
+        "MissingSeparator": 28,
+        "parsed": 63,
+      },
+      "one colon too many or too few": {
+        "InvalidLength": 31,
+        "MissingSeparator": 29,
+      },
+      "provider fields of 0 to 3 bytes together (the 198-byte minimum)": {
+        "InvalidLength": 41,
+        "parsed": 39,
+      },
+      "provider fields with bytes that are not UTF-8": {
+        "parsed": 60,
+      },
+      "random bytes around the separators": {
+        "InvalidHexChar": 57,
+        "InvalidLength": 3,
+      },
+      "random bytes of any length": {
+        "InvalidHexChar": 23,
+        "InvalidLength": 37,
+      },
+      "well formed, provider fields of any UTF-8": {
+        "parsed": 250,
       },
     }
   `)

@@ -16,6 +16,7 @@ const deployment: Deployment = {
   escrow: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
   arbiter: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
   attestationVerifier: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+  reputationVault: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
   agentToken: '0xa16E02E87b7454126E5E10d957A927A7F5B5d2be',
   deployBlock: '1',
 }

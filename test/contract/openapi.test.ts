@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { SchemaObject } from 'openapi3-ts'
 import { expect, test } from 'vitest'
+import { JobDetailSchema, attestedState, jobStateNames, refineJobKeys } from '../../contract/job.ts'
 import { buildOpenApiDocument } from '../../contract/openapi.ts'
 import { ServiceSchema } from '../../contract/service.ts'
 
@@ -28,6 +29,7 @@ test('every operation has an id, a tag and JSON responses referring to named sch
     'getHealth',
     'listServices',
     'getService',
+    'getServiceEvents',
     'listJobs',
     'getJob',
     'getSeller',
@@ -51,4 +53,16 @@ test('limit is documented with its range and default', () => {
       schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50, example: 20 },
     },
   ])
+})
+
+test('the getJob example, put together from the field examples, is one consistent job', () => {
+  const properties = (document.components?.schemas?.JobDetail as { properties: Record<string, { example?: unknown }> }).properties
+  const example = Object.fromEntries(Object.entries(properties).map(([key, schema]) => [key, schema.example]))
+  const job = refineJobKeys(JobDetailSchema).parse(example)
+  expect(job.stateName).toBe(jobStateNames[job.state])
+  expect(job.state).toBeGreaterThanOrEqual(attestedState)
+  expect(job.events.map(({ event }) => event)).toEqual(['JobCreated', 'JobAttested', 'JobSettled'])
+  // The parsed fields are those of the text, decoded here by hand.
+  const [contentHash, usageHash, providerType, providerIdentity, tlsCertFingerprint] = Buffer.from(job.attestationText!.slice(2), 'hex').toString('ascii').split(':')
+  expect(job.attestation).toEqual({ contentHash, usageHash, providerType, providerIdentity, tlsCertFingerprint })
 })

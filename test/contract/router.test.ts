@@ -13,11 +13,12 @@ const jobIdParams = marketContract.jobs.getJob.pathParams
 const addressParams = marketContract.sellers.getSeller.pathParams
 const jobsQuery = marketContract.jobs.listJobs.query
 
-test('default: the seven GET endpoints of the interface document', () => {
+test('default: the seven GET endpoints of the interface document, and the service history the explorer reads', () => {
   expect(routesOf(marketContract).map((route) => `${route.method} ${route.path}`)).toEqual([
     'GET /healthz',
     'GET /v1/services',
     'GET /v1/services/:id',
+    'GET /v1/services/:id/events',
     'GET /v1/jobs',
     'GET /v1/jobs/:id',
     'GET /v1/sellers/:address',
@@ -41,6 +42,7 @@ test('declared statuses', () => {
     '/healthz': [200, 503],
     '/v1/services': [200],
     '/v1/services/:id': [200, 400, 404],
+    '/v1/services/:id/events': [200, 400, 404],
     '/v1/jobs': [200, 400],
     '/v1/jobs/:id': [200, 400, 404],
     '/v1/sellers/:address': [200, 400],

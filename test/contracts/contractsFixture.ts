@@ -22,8 +22,10 @@ import { hardhat } from 'viem/chains'
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest'
 import { agentTokenAbi } from '../../chain/abi/agentToken.ts'
 import { arbiterAbi } from '../../chain/abi/arbiter.ts'
+import { attestationVerifierAbi } from '../../chain/abi/attestationVerifier.ts'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
+import { reputationVaultAbi } from '../../chain/abi/reputationVault.ts'
 import type { Deployment } from '../../devnet/deployment.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 
@@ -36,7 +38,7 @@ export type ContractsFixture = {
   deployment: Deployment
   publicClient: PublicClient
   testClient: TestClient<'hardhat'>
-  /** Account #0: deployer, arbiter owner and treasury. */
+  /** Account #0: deployer and treasury. */
   owner: Wallet
   seller: Wallet
   buyer: Wallet
@@ -88,7 +90,14 @@ export function useContractsFixture(): ContractsFixture {
   return fixture
 }
 
-const everyAbi = [...registryAbi, ...escrowAbi, ...arbiterAbi, ...agentTokenAbi] as Abi
+const everyAbi = [
+  ...registryAbi,
+  ...escrowAbi,
+  ...arbiterAbi,
+  ...attestationVerifierAbi,
+  ...reputationVaultAbi,
+  ...agentTokenAbi,
+] as Abi
 
 /**
  * Asserts that `action` reverted with the custom error `errorName`, decoding the revert data

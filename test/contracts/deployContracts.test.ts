@@ -1,7 +1,9 @@
 import { expect, test } from 'vitest'
 import { agentTokenAbi } from '../../chain/abi/agentToken.ts'
+import { arbiterAbi } from '../../chain/abi/arbiter.ts'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
+import { reputationVaultAbi } from '../../chain/abi/reputationVault.ts'
 import { DeploymentSchema } from '../../devnet/deployment.ts'
 import { useContractsFixture } from './contractsFixture.ts'
 
@@ -17,6 +19,7 @@ test('default: returns checksummed addresses of deployed code and the deploy blo
     deployment.escrow,
     deployment.arbiter,
     deployment.attestationVerifier,
+    deployment.reputationVault,
     deployment.agentToken,
   ]) {
     const code = await fixture.publicClient.getCode({ address })
@@ -26,15 +29,24 @@ test('default: returns checksummed addresses of deployed code and the deploy blo
   expect(first.transactions).toHaveLength(1)
 })
 
-test('the escrow knows the registry, verifier, arbiter and treasury; the token belongs to the registry', async () => {
+test('the contracts know each other and the treasury; the agent token belongs to the registry', async () => {
   const { deployment, publicClient } = fixture
   const escrow = { address: deployment.escrow, abi: escrowAbi } as const
+  const arbiter = { address: deployment.arbiter, abi: arbiterAbi } as const
   expect(await publicClient.readContract({ ...escrow, functionName: 'registry' })).toBe(deployment.registry)
   expect(await publicClient.readContract({ ...escrow, functionName: 'verifier' })).toBe(deployment.attestationVerifier)
+  expect(await publicClient.readContract({ ...escrow, functionName: 'reputationVault' })).toBe(deployment.reputationVault)
   expect(await publicClient.readContract({ ...escrow, functionName: 'arbiter' })).toBe(deployment.arbiter)
   expect(await publicClient.readContract({ ...escrow, functionName: 'treasury' })).toBe(fixture.owner.account.address)
+  expect(await publicClient.readContract({ ...arbiter, functionName: 'escrow' })).toBe(deployment.escrow)
+  expect(await publicClient.readContract({ ...arbiter, functionName: 'registry' })).toBe(deployment.registry)
+  expect(await publicClient.readContract({ ...arbiter, functionName: 'verifier' })).toBe(deployment.attestationVerifier)
+  expect(await publicClient.readContract({ ...arbiter, functionName: 'treasury' })).toBe(fixture.owner.account.address)
   expect(
-    await publicClient.readContract({ address: deployment.registry, abi: registryAbi, functionName: 'agentToken' }),
+    await publicClient.readContract({ address: deployment.reputationVault, abi: reputationVaultAbi, functionName: 'escrow' }),
+  ).toBe(deployment.escrow)
+  expect(
+    await publicClient.readContract({ address: deployment.registry, abi: registryAbi, functionName: 'agentNFT' }),
   ).toBe(deployment.agentToken)
   expect(
     await publicClient.readContract({ address: deployment.agentToken, abi: agentTokenAbi, functionName: 'minter' }),

@@ -1,4 +1,5 @@
-import { type Address, type Hash, type Hex, keccak256, parseEther, stringToHex, type TransactionReceipt } from 'viem'
+import { type Address, type Hash, type Hex, keccak256, type LocalAccount, parseEther, stringToHex, type TransactionReceipt } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
 import { arbiterAbi } from '../../chain/abi/arbiter.ts'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
@@ -27,21 +28,78 @@ export async function advanceTime(fixture: ContractsFixture, seconds: number): P
   await fixture.testClient.mine({ blocks: 1 })
 }
 
-/** Adds `value` to the fixture's seller's bond at the arbiter. */
-export async function stake(fixture: ContractsFixture, { value }: { value: bigint }): Promise<TransactionReceipt> {
+/** The arbiter's MIN_BOND: 5 native tokens. */
+export const minBond = parseEther('5')
+/** The escrow's DISPUTE_BOND: 0.001 native token. */
+export const minDisputeBond = parseEther('0.001')
+
+/** Adds `value` (MIN_BOND by default) to the bond of `serviceId`, as its registrant (the fixture's seller). */
+export async function stakeBond(
+  fixture: ContractsFixture,
+  { serviceId, value = minBond }: { serviceId: bigint; value?: bigint },
+): Promise<TransactionReceipt> {
   return confirmed(
     fixture,
     await fixture.seller.writeContract({
       address: fixture.deployment.arbiter,
       abi: arbiterAbi,
-      functionName: 'stake',
+      functionName: 'stakeBond',
+      args: [serviceId],
       value,
+    }),
+  )
+}
+
+/** Disputes `jobId` as `disputer` (the fixture's buyer by default) with `value` (DISPUTE_BOND by default). */
+export async function disputeJob(
+  fixture: ContractsFixture,
+  { jobId, disputer = fixture.buyer, value = minDisputeBond }: { jobId: bigint; disputer?: Wallet; value?: bigint },
+): Promise<TransactionReceipt> {
+  return confirmed(
+    fixture,
+    await disputer.writeContract({
+      address: fixture.deployment.escrow,
+      abi: escrowAbi,
+      functionName: 'dispute',
+      args: [jobId],
+      value,
+    }),
+  )
+}
+
+/** Arbitrates the dispute on `jobId` as `caller` (anyone; the stranger by default). */
+export async function arbitrate(
+  fixture: ContractsFixture,
+  { jobId, caller = fixture.stranger }: { jobId: bigint; caller?: Wallet },
+): Promise<TransactionReceipt> {
+  return confirmed(
+    fixture,
+    await caller.writeContract({ address: fixture.deployment.arbiter, abi: arbiterAbi, functionName: 'arbitrate', args: [jobId] }),
+  )
+}
+
+/** A second signing key, for rotations. */
+export const rotatedSigner = privateKeyToAccount(keccak256(stringToHex('test tee signing key #2')))
+
+/** Rotates the signing key of `serviceId` to `newKey`, as its registrant. */
+export async function rotateKey(
+  fixture: ContractsFixture,
+  { serviceId, newKey }: { serviceId: bigint; newKey: Address },
+): Promise<TransactionReceipt> {
+  return confirmed(
+    fixture,
+    await fixture.seller.writeContract({
+      address: fixture.deployment.registry,
+      abi: registryAbi,
+      functionName: 'rotateSigningAddress',
+      args: [serviceId, newKey],
     }),
   )
 }
 
 export type RegisterServiceParameters = {
   seller?: Wallet
+  providerAddress?: Address
   signingAddress?: Address
   pricePerCall?: bigint
   modelId?: string
@@ -50,8 +108,13 @@ export type RegisterServiceParameters = {
 /** Registers a service as `seller` (the fixture's seller by default); returns its id. */
 export async function registerService(
   fixture: ContractsFixture,
-  { seller = fixture.seller, signingAddress = fixture.signer.address, pricePerCall = price, modelId = 'gpt-4o' }:
-    RegisterServiceParameters = {},
+  {
+    seller = fixture.seller,
+    providerAddress = '0x00000000000000000000000000000000000000a1',
+    signingAddress = fixture.signer.address,
+    pricePerCall = price,
+    modelId = 'gpt-4o',
+  }: RegisterServiceParameters = {},
 ): Promise<bigint> {
   const serviceId = await fixture.publicClient.readContract({
     address: fixture.deployment.registry,
@@ -67,7 +130,7 @@ export async function registerService(
       args: [
         keccak256(stringToHex('chat-completion')),
         modelId,
-        '0x00000000000000000000000000000000000000a1',
+        providerAddress,
         signingAddress,
         'api.openai.com',
         'centralized',
@@ -116,13 +179,13 @@ export function chatId(label: string): Hex {
 
 export const outputRootHash = keccak256(stringToHex('output'))
 
-/** Submits a signed attestation for `jobId` as the fixture's seller and returns the receipt. */
+/** Submits an attestation for `jobId` signed by `signer` (the service's first key by default) as the fixture's seller. */
 export async function settleJob(
   fixture: ContractsFixture,
-  { jobId, chat = chatId(String(jobId)) }: { jobId: bigint; chat?: Hex },
+  { jobId, chat = chatId(String(jobId)), signer = fixture.signer }: { jobId: bigint; chat?: Hex; signer?: LocalAccount },
 ): Promise<TransactionReceipt> {
   const text = attestationText()
-  const signature = await fixture.signer.signMessage({ message: { raw: text } })
+  const signature = await signer.signMessage({ message: { raw: text } })
   return confirmed(
     fixture,
     await fixture.seller.writeContract({

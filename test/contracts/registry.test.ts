@@ -7,6 +7,14 @@ import { confirmed, price, registerService } from './marketActions.ts'
 
 const fixture = useContractsFixture()
 
+const sellerServices = (seller: `0x${string}`) =>
+  fixture.publicClient.readContract({
+    address: fixture.deployment.registry,
+    abi: registryAbi,
+    functionName: 'getSellerServices',
+    args: [seller],
+  })
+
 const readService = (serviceId: bigint) =>
   fixture.publicClient.readContract({
     address: fixture.deployment.registry,
@@ -51,7 +59,7 @@ describe('registerService', () => {
 
     const service = await readService(1n)
     expect(service).toEqual({
-      inftTokenId: 1n,
+      inftTokenId: 0n,
       seller: fixture.seller.account.address,
       capabilityHash,
       modelId: 'gpt-4o',
@@ -71,45 +79,69 @@ describe('registerService', () => {
     expect(registered?.args).toEqual({
       serviceId: 1n,
       seller: fixture.seller.account.address,
-      inftTokenId: 1n,
+      inftTokenId: 0n,
       capabilityHash,
       signingAddress: fixture.signer.address,
     })
 
     const token = { address: fixture.deployment.agentToken, abi: agentTokenAbi } as const
     const [transfer] = parseEventLogs({ abi: agentTokenAbi, logs: receipt.logs, eventName: 'Transfer' })
-    expect(transfer?.args).toEqual({ from: zeroAddress, to: fixture.seller.account.address, tokenId: 1n })
-    expect(await fixture.publicClient.readContract({ ...token, functionName: 'ownerOf', args: [1n] })).toBe(
+    expect(transfer?.args).toEqual({ from: zeroAddress, to: fixture.seller.account.address, tokenId: 0n })
+    expect(await fixture.publicClient.readContract({ ...token, functionName: 'ownerOf', args: [0n] })).toBe(
       fixture.seller.account.address,
     )
     expect(
       await fixture.publicClient.readContract({ ...token, functionName: 'balanceOf', args: [fixture.seller.account.address] }),
     ).toBe(1n)
-    expect(await fixture.publicClient.readContract({ ...token, functionName: 'tokenURI', args: [1n] })).toBe(
+    expect(await fixture.publicClient.readContract({ ...token, functionName: 'tokenURI', args: [0n] })).toBe(
       hexToString(stringToHex('ipfs://agent-1')),
     )
   })
 
-  test('ids and token ids increase; getSellerServices lists a seller’s ids', async () => {
+  test('ids start at 1 and token ids at 0; getSellerServices lists the ids whose token a seller holds', async () => {
     expect(await registerService(fixture)).toBe(1n)
     expect(await registerService(fixture, { seller: fixture.stranger })).toBe(2n)
     expect(await registerService(fixture)).toBe(3n)
-    expect((await readService(3n)).inftTokenId).toBe(3n)
-    const ids = (seller: `0x${string}`) =>
-      fixture.publicClient.readContract({
+    expect((await readService(3n)).inftTokenId).toBe(2n)
+    expect(await sellerServices(fixture.seller.account.address)).toEqual([1n, 3n])
+    expect(await sellerServices(fixture.stranger.account.address)).toEqual([2n])
+    expect(await sellerServices(fixture.buyer.account.address)).toEqual([])
+  })
+
+  test('getSellerServices follows the agent token; the registrant keeps Service.seller and control', async () => {
+    const serviceId = await registerService(fixture)
+    const { inftTokenId } = await readService(serviceId)
+    await confirmed(
+      fixture,
+      await fixture.seller.writeContract({
+        address: fixture.deployment.agentToken,
+        abi: agentTokenAbi,
+        functionName: 'transferFrom',
+        args: [fixture.seller.account.address, fixture.buyer.account.address, inftTokenId],
+      }),
+    )
+    expect(await sellerServices(fixture.seller.account.address)).toEqual([])
+    expect(await sellerServices(fixture.buyer.account.address)).toEqual([serviceId])
+    expect((await readService(serviceId)).seller).toBe(fixture.seller.account.address)
+    await expectRevert(
+      fixture.buyer.writeContract({
         address: fixture.deployment.registry,
         abi: registryAbi,
-        functionName: 'getSellerServices',
-        args: [seller],
-      })
-    expect(await ids(fixture.seller.account.address)).toEqual([1n, 3n])
-    expect(await ids(fixture.stranger.account.address)).toEqual([2n])
-    expect(await ids(fixture.buyer.account.address)).toEqual([])
+        functionName: 'delistService',
+        args: [serviceId],
+      }),
+      'NotSeller',
+    )
+  })
+
+  test('a price of zero is accepted, as on the reference', async () => {
+    const serviceId = await registerService(fixture, { pricePerCall: 0n })
+    expect((await readService(serviceId)).pricePerCall).toBe(0n)
   })
 
   test.each([
-    ['ZeroPrice', { pricePerCall: 0n }],
     ['EmptyModelId', { modelId: '' }],
+    ['ZeroProviderAddress', { providerAddress: zeroAddress }],
     ['ZeroSigningAddress', { signingAddress: zeroAddress }],
   ] as const)('reverts with %s', async (errorName, parameters) => {
     await expectRevert(registerService(fixture, parameters), errorName)
@@ -158,7 +190,7 @@ describe('updateService', () => {
     )
   })
 
-  test('reverts with UnknownService and ZeroPrice', async () => {
+  test('reverts with UnknownService', async () => {
     await expectRevert(
       fixture.seller.writeContract({
         address: fixture.deployment.registry,
@@ -167,16 +199,6 @@ describe('updateService', () => {
         args: [7n, 1n, true],
       }),
       'UnknownService',
-    )
-    const serviceId = await registerService(fixture)
-    await expectRevert(
-      fixture.seller.writeContract({
-        address: fixture.deployment.registry,
-        abi: registryAbi,
-        functionName: 'updateService',
-        args: [serviceId, 0n, true],
-      }),
-      'ZeroPrice',
     )
   })
 })

@@ -1,6 +1,7 @@
-import { createPublicClient, http, isAddressEqual, type PublicClient } from 'viem'
+import { createPublicClient, formatEther, http, isAddressEqual, parseEther, type PublicClient } from 'viem'
 import { getContractEvents, readContract } from 'viem/actions'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { arbiterAbi } from '../../chain/abi/arbiter.ts'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import { readJobs } from '../../chain/read/readJobs.ts'
@@ -46,10 +47,10 @@ test('default', () => {
     Slashed: countOf('Slashed'),
   }).toMatchInlineSnapshot(`
     {
-      "Disputed": 3,
+      "Disputed": 4,
       "Expired": 4,
       "Pending": 6,
-      "Settled": 21,
+      "Settled": 20,
       "Slashed": 2,
     }
   `)
@@ -64,17 +65,43 @@ describe('services', () => {
     for (const service of market.services) expect(service.providerType).toBe('centralized')
   })
 
-  test('exactly one is delisted, and it has settled jobs', async () => {
-    const delisted = market.services.filter((service) => !service.active)
-    expect(delisted.map((service) => service.serviceId)).toEqual(['4'])
-    const events = await getContractEvents(client, {
+  test('one is delisted and one made inactive by updateService, both with settled jobs', async () => {
+    const inactive = market.services.filter((service) => !service.active)
+    expect(inactive.map((service) => service.serviceId)).toEqual(['4', '6'])
+    const delisted = await getContractEvents(client, {
       address: deployment.registry,
       abi: registryAbi,
       eventName: 'ServiceDelisted',
       fromBlock: 0n,
     })
-    expect(events.map((event) => event.args.serviceId)).toEqual([4n])
-    expect(market.jobs.some((job) => job.serviceId === '4' && job.stateName === 'Settled')).toBe(true)
+    expect(delisted.map((event) => event.args.serviceId)).toEqual([4n])
+    const updated = await getContractEvents(client, {
+      address: deployment.registry,
+      abi: registryAbi,
+      eventName: 'ServiceUpdated',
+      fromBlock: 0n,
+    })
+    expect(updated.map((event) => event.args)).toEqual([
+      { serviceId: 6n, newPrice: BigInt(market.services[5]!.pricePerCall), active: false },
+    ])
+    for (const serviceId of ['4', '6']) {
+      expect(market.jobs.some((job) => job.serviceId === serviceId && job.stateName === 'Settled')).toBe(true)
+    }
+  })
+
+  test('every service staked MIN_BOND; the rotated one was slashed and the delisted one asked for it back', async () => {
+    const arbiter = { address: deployment.arbiter, abi: arbiterAbi } as const
+    const bonds = await Promise.all(
+      market.services.map((service) =>
+        readContract(client, { ...arbiter, functionName: 'getBond', args: [BigInt(service.serviceId)] }),
+      ),
+    )
+    const staked = await getContractEvents(client, { ...arbiter, eventName: 'BondStaked', fromBlock: 0n })
+    expect(staked.map((event) => event.args.newTotal)).toEqual(market.services.map(() => parseEther('5')))
+    expect(bonds.map(([amount]) => formatEther(amount))).toEqual(['5', '5', '0', '5', '5', '5'])
+    const requested = await getContractEvents(client, { ...arbiter, eventName: 'WithdrawalRequested', fromBlock: 0n })
+    expect(requested.map((event) => event.args.serviceId)).toEqual([4n])
+    expect(bonds[3]![1]).toBe(requested[0]!.args.unlockAt)
   })
 
   test('one rotated its signing key after some of its jobs settled', async () => {
@@ -109,6 +136,57 @@ describe('services', () => {
     expect(after.length).toBeGreaterThan(0)
     for (const event of before) expect(event.args.recoveredSigner).toBe(rotation.args.oldKey)
     for (const event of after) expect(event.args.recoveredSigner).toBe(rotation.args.newKey)
+  })
+})
+
+describe('disputes, as the reference arbiter settles them', () => {
+  const arbiter = () => ({ address: deployment.arbiter, abi: arbiterAbi }) as const
+  const stateOf = (jobId: bigint) => market.jobs.find((job) => job.jobId === String(jobId))!.stateName
+
+  test('failed disputes leave their jobs Disputed; open ones have no outcome yet', async () => {
+    const [opened, failed] = await Promise.all([
+      getContractEvents(client, { ...arbiter(), eventName: 'DisputeOpened', fromBlock: 0n }),
+      getContractEvents(client, { ...arbiter(), eventName: 'DisputeFailed', fromBlock: 0n }),
+    ])
+    expect(opened).toHaveLength(6)
+    expect(failed.length).toBeGreaterThan(0)
+    for (const event of failed) {
+      expect(stateOf(event.args.jobId!)).toBe('Disputed')
+      expect(event.args).toMatchObject({ toSeller: parseEther('0.009'), toTreasury: parseEther('0.001') })
+    }
+    const settledDisputes = new Set([...failed.map((event) => event.args.jobId)])
+    const open = opened.filter((event) => !settledDisputes.has(event.args.jobId) && stateOf(event.args.jobId!) === 'Disputed')
+    expect(open.length).toBeGreaterThan(0)
+    for (const event of open) {
+      expect(await readContract(client, { ...arbiter(), functionName: 'arbitrated', args: [event.args.jobId!] })).toBe(false)
+    }
+  })
+
+  test('slashes follow the key rotation: the first takes the whole bond 70/20/10, the second finds it empty', async () => {
+    const [rotation] = await getContractEvents(client, {
+      address: deployment.registry,
+      abi: registryAbi,
+      eventName: 'SigningAddressRotated',
+      fromBlock: 0n,
+    })
+    const slashes = await getContractEvents(client, { ...arbiter(), eventName: 'Slashed', fromBlock: 0n })
+    expect(slashes.map((event) => formatEther(event.args.sellerBondSlashed!))).toEqual(['5', '0'])
+    expect(slashes[0]!.args).toMatchObject({ toDisputer: parseEther('3.5'), toTreasury: parseEther('1'), burned: parseEther('0.5') })
+    const attested = await getContractEvents(client, {
+      address: deployment.escrow,
+      abi: escrowAbi,
+      eventName: 'JobAttested',
+      fromBlock: 0n,
+    })
+    for (const slash of slashes) {
+      expect(slash.blockNumber).toBeGreaterThan(rotation!.blockNumber)
+      const job = market.jobs.find((candidate) => candidate.jobId === String(slash.args.jobId))!
+      expect(job).toMatchObject({ serviceId: '3', stateName: 'Slashed' })
+      // Settled with the key the service later rotated away from.
+      const settlement = attested.find((event) => event.args.jobId === slash.args.jobId)!
+      expect(settlement.args.recoveredSigner).toBe(rotation!.args.oldKey)
+      expect(settlement.blockNumber).toBeLessThan(rotation!.blockNumber)
+    }
   })
 })
 

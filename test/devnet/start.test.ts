@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { createPublicClient, http } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
 import { type Health, HealthSchema } from '../../contract/health.ts'
+import { seededJobs } from '../mcp/support/seededJobs.ts'
 import { DeploymentSchema } from '../../devnet/deployment.ts'
 import { getFreePort } from '../support/getFreePort.ts'
 
@@ -50,7 +52,8 @@ test('default', { timeout: 120_000 }, async () => {
     const rpcUrl = `http://127.0.0.1:${rpcPort}`
     expect(output).toContain(`RPC URL`)
     expect(output).toContain(rpcUrl)
-    expect(output).toMatch(/Seeded market: 3 sellers, 6 services, 36 jobs \(6 Pending, 21 Settled, 4 Expired, 3 Disputed, 2 Slashed\)/)
+    expect(output).toMatch(/Seeded market: 3 sellers, 6 services, 36 jobs \(6 Pending, 20 Settled, 4 Expired, 4 Disputed, 2 Slashed\)/)
+    expect(output).toMatch(new RegExp(`disputed, dispute failed +jobs ${seededJobs.disputeFailed}\\b`))
     expect(output).toMatch(/MARKET_PRIVATE_KEY=0x[0-9a-f]{64}/)
     expect(output).toMatch(/Ready in \d+\.\d s\./)
 
@@ -60,6 +63,8 @@ test('default', { timeout: 120_000 }, async () => {
 
     // The components listen where the flags say, and the indexer catches up with the seed.
     expect(output).toContain(`http://127.0.0.1:${port}`)
+    // The explorer's URL is the first one printed.
+    expect(/https?:\/\/\S+/.exec(output)?.[0]).toBe(`http://127.0.0.1:${port}/`)
     expect(output).toContain(`http://127.0.0.1:${mcpPort}/mcp`)
     let health: Health | undefined
     while (health?.ok !== true) {
@@ -67,6 +72,14 @@ test('default', { timeout: 120_000 }, async () => {
       if (!health.ok) await new Promise((resolve) => setTimeout(resolve, 200))
     }
     expect(health.counters.jobs).toBe(36)
+    // A failed dispute shows in its job's history: the arbiter's DisputeFailed, the job still Disputed.
+    const failed = await (await fetch(`http://127.0.0.1:${port}/v1/jobs/${seededJobs.disputeFailed}`)).json()
+    expect(failed).toMatchObject({ stateName: 'Disputed' })
+    expect((failed as { events: { event: string }[] }).events.map(({ event }) => event).slice(-3)).toEqual([
+      'JobDisputed',
+      'DisputeOpened',
+      'DisputeFailed',
+    ])
     const mcpHealth = await (await fetch(`http://127.0.0.1:${mcpPort}/healthz`)).json()
     expect(mcpHealth).toMatchObject({ ok: true, network: 'devnet', chainId: 31337 })
 
@@ -80,6 +93,25 @@ test('default', { timeout: 120_000 }, async () => {
       expect(result.structuredContent).toEqual(restJob)
     } finally {
       await mcp.close()
+    }
+
+    // The printed client entries work as pasted: the hosted URL, and the local server (this
+    // checkout's built bin, absolute paths) reading the devnet with the funded buyer's key.
+    const printed = output.slice(output.indexOf('ready to paste:\n') + 'ready to paste:\n'.length, output.indexOf('\n\nReady in'))
+    const { mcpServers } = JSON.parse(printed) as {
+      mcpServers: Record<string, { url?: string; command?: string; args?: string[]; env?: Record<string, string> }>
+    }
+    expect(mcpServers['tee-market-devnet']).toEqual({ url: `http://127.0.0.1:${mcpPort}/mcp` })
+    const local = mcpServers['tee-market-devnet-local']!
+    expect(local.args?.[0]).toBe(join(projectRoot, 'bin/tee-market-mcp.js'))
+    expect(local.env).toMatchObject({ MARKET_NETWORK: 'devnet', RPC_URL: rpcUrl, DEPLOYMENT_PATH: deploymentPath })
+    const stdio = new Client({ name: 'start-test', version: '1.0.0' })
+    await stdio.connect(new StdioClientTransport({ command: local.command!, args: local.args!, env: local.env!, cwd: directory }))
+    try {
+      const result = await stdio.callTool({ name: 'list_services' })
+      expect(result.structuredContent).toMatchObject({ network: 'devnet', chainId: 31337, count: 6 })
+    } finally {
+      await stdio.close()
     }
   } finally {
     run.child.kill('SIGINT')
@@ -101,5 +133,11 @@ describe('flags', () => {
     const run = runStart(['--help'])
     expect(await run.exited).toBe(0)
     expect(run.output()).toContain('--rpc-port <port>')
+  })
+
+  test('--version', async () => {
+    const run = runStart(['--version'])
+    expect(await run.exited).toBe(0)
+    expect(run.output().trim()).toMatch(/^tee-market \d+\.\d+\.\d+/)
   })
 })

@@ -236,6 +236,7 @@ describe('indexer following new heads', () => {
     const indexer = createIndexer(createPublicClient({ transport: watched }), {
       registry: deployment.registry,
       escrow: deployment.escrow,
+      arbiter: deployment.arbiter,
       startBlock: BigInt(deployment.deployBlock),
       chainId: deployment.chainId,
       network: 'devnet',
@@ -305,6 +306,7 @@ describe('indexer following new heads', () => {
     const indexer = createIndexer(createPublicClient({ transport: lagging }), {
       registry: deployment.registry,
       escrow: deployment.escrow,
+      arbiter: deployment.arbiter,
       startBlock: BigInt(deployment.deployBlock),
       chainId: deployment.chainId,
       network: 'devnet',

@@ -49,6 +49,7 @@ describe('applyLogs', () => {
     const read = await readWindow(node, {
       registry: deployment.registry,
       escrow: deployment.escrow,
+      arbiter: deployment.arbiter,
       fromBlock: BigInt(deployment.deployBlock),
       toBlock: await getBlockNumber(node, { cacheTime: 0 }),
     })

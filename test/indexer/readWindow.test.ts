@@ -6,13 +6,13 @@ import { readChainMarket } from './support/readChainMarket.ts'
 
 const { rpcUrl, deployment } = inject('devnet')
 const client = createPublicClient({ transport: http(rpcUrl, { batch: true }) })
-const { registry, escrow } = deployment
+const { registry, escrow, arbiter } = deployment
 const fromBlock = BigInt(deployment.deployBlock)
 const toBlock = await getBlockNumber(client)
 const chain = await readChainMarket(client, deployment)
 
 test('default', async () => {
-  const read = await readWindow(client, { registry, escrow, fromBlock, toBlock })
+  const read = await readWindow(client, { registry, escrow, arbiter, fromBlock, toBlock })
   expect(read.toBlock).toEqual({ number: toBlock, hash: (await getBlock(client, { blockNumber: toBlock })).hash })
   expect([...read.services.values()].toSorted((a, b) => Number(a.serviceId) - Number(b.serviceId))).toEqual(chain.services)
   expect([...read.jobs.values()].toSorted((a, b) => Number(a.jobId) - Number(b.jobId))).toEqual(
@@ -22,7 +22,7 @@ test('default', async () => {
 
 describe('timestamps', () => {
   test("the blocks holding a job's logs, no others: registry logs are not dated", async () => {
-    const read = await readWindow(client, { registry, escrow, fromBlock, toBlock })
+    const read = await readWindow(client, { registry, escrow, arbiter, fromBlock, toBlock })
     const escrowBlocks = new Set(read.logs.filter((log) => 'jobId' in log.args).map(({ blockNumber }) => blockNumber))
     const blocks = read.logs.map(({ blockNumber }) => blockNumber)
     const registryOnlyBlocks = new Set(blocks.filter((block) => !escrowBlocks.has(block)))
@@ -37,7 +37,7 @@ describe('timestamps', () => {
 describe('readJobIds', () => {
   test('jobs read earlier in the scan are left out; their logs are still returned', async () => {
     const readJobIds = new Set([1n, 2n])
-    const read = await readWindow(client, { registry, escrow, fromBlock, toBlock, readJobIds })
+    const read = await readWindow(client, { registry, escrow, arbiter, fromBlock, toBlock, readJobIds })
     expect([...read.jobs.keys()].filter((jobId) => readJobIds.has(jobId))).toEqual([])
     expect(read.jobs.size).toBe(chain.jobs.length - readJobIds.size)
     expect(read.logs.filter((log) => 'jobId' in log.args && readJobIds.has(log.args.jobId)).length).toBeGreaterThan(0)

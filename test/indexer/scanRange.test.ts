@@ -47,6 +47,7 @@ test('a job is read once per scan, however many windows its events fall in', asy
   const indexer = createIndexer(client, {
     registry: deployment.registry,
     escrow: deployment.escrow,
+    arbiter: deployment.arbiter,
     startBlock: BigInt(deployment.deployBlock),
     chainId: deployment.chainId,
     network: 'devnet',

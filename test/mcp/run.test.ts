@@ -21,7 +21,7 @@ import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import { JobSchema } from '../../contract/job.ts'
 import { RunResultSchema, runTimeoutSec } from '../../contract/mcp.ts'
-import { delistedServiceIndex, plannedServices } from '../../devnet/seed/marketPlan.ts'
+import { delistedServiceIndex, inactiveServiceIndex, plannedServices } from '../../devnet/seed/marketPlan.ts'
 import { devnetMnemonic } from '../../devnet/seed/seedAccounts.ts'
 import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
 import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
@@ -43,9 +43,10 @@ const servedServiceId = '1'
 /** Seed seller #3's: nothing answers its jobs. */
 const unservedServiceId = String(plannedServices.findIndex((service) => service.seller === 2) + 1)
 const delistedServiceId = String(delistedServiceIndex + 1)
-/** The seeded service with the smallest maxInputBytes. */
-const smallest = plannedServices.reduce((best, service, index) =>
-  service.maxInputBytes < plannedServices[best]!.maxInputBytes ? index : best, 0)
+/** The active seeded service with the smallest maxInputBytes. */
+const activeIndexes = plannedServices.map((_, index) => index).filter((index) => index !== delistedServiceIndex && index !== inactiveServiceIndex)
+const smallest = activeIndexes.reduce((best, index) =>
+  plannedServices[index]!.maxInputBytes < plannedServices[best]!.maxInputBytes ? index : best)
 
 let devnet: StartDevnetReturnType
 let seller: StartReferenceSellerReturnType

@@ -8,6 +8,7 @@ import { marketContract } from '../../contract/router.ts'
 import { SellerSchema } from '../../contract/seller.ts'
 import { ServiceSchema, type Service } from '../../contract/service.ts'
 import { StatsSchema } from '../../contract/stats.ts'
+import { seededJobs } from '../mcp/support/seededJobs.ts'
 import { startRestServer, type RestServer } from './startRestServer.ts'
 
 const clientOf = (baseUrl: string) => initClient(marketContract, { baseUrl, baseHeaders: {} })
@@ -145,6 +146,22 @@ describe('GET /v1/jobs/:id', () => {
     expect(below.length).toBeGreaterThan(0)
     for (const job of settled) for (const key of jobAttestationKeys) expect(job).toHaveProperty(key)
     for (const job of below) for (const key of jobAttestationKeys) expect(job).not.toHaveProperty(key)
+  })
+
+  test.each([
+    ['an open dispute', seededJobs.disputed, ['JobDisputed', 'DisputeOpened']],
+    ['a failed dispute (the job stays Disputed)', seededJobs.disputeFailed, ['JobDisputed', 'DisputeOpened', 'DisputeFailed']],
+    ['a slash', seededJobs.slashed, ['JobDisputed', 'DisputeOpened', 'JobSlashed', 'Slashed']],
+  ])('the arbiter’s events join the history of %s', async (_, id, disputeEvents) => {
+    const response = await client.jobs.getJob({ params: { id } })
+    expect(response.status).toBe(200)
+    const { events, stateName } = JobDetailResponseSchema.parse(response.body)
+    expect(events.map(({ event }) => event)).toEqual(['JobCreated', 'JobAttested', 'JobSettled', ...disputeEvents])
+    expect(stateName).toBe(disputeEvents.includes('JobSlashed') ? 'Slashed' : 'Disputed')
+    // The escrow and the arbiter log in the same transaction: the dispute, then the arbitration.
+    const [disputed, opened] = events.slice(3)
+    expect(opened?.transactionHash).toBe(disputed?.transactionHash)
+    expect(opened!.logIndex).toBeGreaterThan(disputed!.logIndex)
   })
 
   test.each(['0', '999999'])('absent id %s: 404 job_not_found', async (id) => {

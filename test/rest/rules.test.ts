@@ -104,7 +104,7 @@ describe('address on GET /v1/sellers/:address', () => {
 })
 
 describe('unknown paths', () => {
-  test.each(['/', '/v1', '/v2/services', '/v1/services/1/jobs', '/healthz/x', '/V1/services', '/v1/job', '/openapi.yaml'])(
+  test.each(['/jobs', '/jobs/1/x', '/explorer/nope.js', '/v1', '/v2/services', '/v1/services/1/jobs', '/healthz/x', '/V1/services', '/v1/job', '/openapi.yaml'])(
     '%s: 404 not_found listing the paths',
     async (path) => {
       const error = await expectError(path, 404)
@@ -128,7 +128,24 @@ describe('malformed percent-encoding', () => {
   })
 })
 
-const readOnlyPaths = ['/healthz', '/v1/services', '/v1/services/1', '/v1/jobs', '/v1/jobs/1', `/v1/sellers/0x${'a'.repeat(40)}`, '/v1/stats', '/openapi.json', '/docs']
+const readOnlyPaths = [
+  '/healthz', '/v1/services', '/v1/services/1', '/v1/services/1/events', '/v1/jobs', '/v1/jobs/1', `/v1/sellers/0x${'a'.repeat(40)}`,
+  '/v1/stats', '/openapi.json', '/docs', '/docs/swagger', '/', '/jobs/1', '/services/1', `/sellers/0x${'a'.repeat(40)}`,
+]
+
+describe('the explorer', () => {
+  test('/ and every deep link serve the same HTML shell, whose assets are served too', async () => {
+    const shells = await Promise.all(['/', '/jobs/42', '/services/3', `/sellers/0x${'a'.repeat(40)}`].map((path) => send(path)))
+    for (const shell of shells) {
+      expect(shell.status).toBe(200)
+      expect(shell.headers['content-type']).toBe('text/html; charset=utf-8')
+      expect(shell.text).toBe(shells[0]?.text)
+    }
+    const assets = [...(shells[0]?.text ?? '').matchAll(/(?:src|href)="(\/explorer\/[^"]+)"/g)].map((match) => match[1] as string)
+    expect(assets).toEqual(['/explorer/explorer.css', '/explorer/explorer.js'])
+    for (const asset of assets) expect((await send(asset)).status).toBe(200)
+  })
+})
 
 describe('methods other than GET, HEAD, OPTIONS', () => {
   test.each(readOnlyPaths.flatMap((path) => ['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => [method, path] as const)))(

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { inject } from 'vitest'
 import { loadConfig } from '../../config/loadConfig.ts'
+import type { Deployment } from '../../devnet/deployment.ts'
 import { buildApp, type AppMode } from '../../server/http/buildApp.ts'
 import { startRestIndexer } from '../../server/http/startRestIndexer.ts'
 import type { Store } from '../../server/store/createStore.ts'
@@ -15,10 +16,20 @@ export type RestServer = {
 
 /**
  * The REST indexer as server/main.ts runs it (startRestIndexer), on a free 127.0.0.1 port,
- * following the shared seeded devnet. Resolves once /healthz says the back-fill reached the head.
+ * following the shared seeded devnet (or the given one). Resolves once /healthz says the back-fill reached the head.
  */
-export async function startRestServer({ mode = 'production' }: { mode?: AppMode } = {}): Promise<RestServer> {
-  const { rpcUrl, deployment } = inject('devnet')
+export async function startRestServer({
+  mode = 'production',
+  devnet = inject('devnet'),
+  explorerUrl,
+}: {
+  mode?: AppMode
+  /** A block explorer to configure (`--explorer-url`); the devnet has none. */
+  explorerUrl?: string
+  /** A devnet of the test's own (startTestDevnet); the shared seeded one by default. */
+  devnet?: { rpcUrl: string; deployment: Omit<Deployment, 'agentToken'> }
+} = {}): Promise<RestServer> {
+  const { rpcUrl, deployment } = devnet
   const config = loadConfig({
     argv: [
       '--network', 'devnet',
@@ -32,6 +43,7 @@ export async function startRestServer({ mode = 'production' }: { mode?: AppMode 
       '--poll-interval', '250',
       '--port', '0',
       '--host', '127.0.0.1',
+      ...(explorerUrl === undefined ? [] : ['--explorer-url', explorerUrl]),
     ],
     env: {},
   })

@@ -1,7 +1,9 @@
 import { parseEther } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { JobSchema, type Job, type JobEvent, type JobEventName } from '../../contract/job.ts'
-import { getJob, getSeller, getStats, listJobs } from '../../server/readers/index.ts'
+import { getJob, getSeller, getServiceEvents, getStats, listJobs } from '../../server/readers/index.ts'
+import { ServiceSchema } from '../../contract/service.ts'
+import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import { createStore, type Store } from '../../server/store/createStore.ts'
 
 // The store on its own, filled by hand the way applyLogs fills it: what each change does to the
@@ -205,5 +207,48 @@ describe('rollback', () => {
     store.putJob({ jobId: 1n, job: job(1) })
     store.rollback({ number: 0n, hash: `0x${'01'.repeat(32)}` })
     expect(store.jobIds).toEqual([1n])
+  })
+})
+
+describe('service history', () => {
+  const registered = (blockNumber: number, key: string): ServiceEvent => ({
+    event: 'ServiceRegistered',
+    blockNumber: String(blockNumber),
+    transactionHash: `0x${blockNumber.toString(16).padStart(64, '0')}`,
+    logIndex: 0,
+    timestamp: String(1_700_000_000 + blockNumber),
+    signingAddress: key as ServiceEvent['signingAddress'] & string,
+  })
+  const rotated = (blockNumber: number, from: string, to: string): ServiceEvent => ({
+    ...registered(blockNumber, to),
+    event: 'SigningAddressRotated',
+    previousSigningAddress: from as ServiceEvent['signingAddress'] & string,
+  })
+  const keys = ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC']
+  const service = ServiceSchema.parse({
+    serviceId: '1', inftTokenId: '1', seller, capabilityHash: `0x${'11'.repeat(32)}`, modelId: 'm',
+    modelCommitment: `0x${'22'.repeat(32)}`, providerAddress: seller, signingAddress: keys[1], providerIdentity: 'p',
+    providerType: 'centralized', targetSeparated: false, pricePerCall: '1', maxInputBytes: '1', registeredAt: '1', active: true,
+  })
+
+  test('events are kept oldest first, a log applied twice once, and a rollback drops what lies above the ancestor', () => {
+    const store = newStore()
+    store.putService({ serviceId: 1n, service, block: 9n, registeredBlock: 5n })
+    store.addServiceEvent({ serviceId: 1n, event: rotated(9, keys[0]!, keys[1]!) })
+    store.addServiceEvent({ serviceId: 1n, event: registered(5, keys[0]!) })
+    store.addServiceEvent({ serviceId: 1n, event: registered(5, keys[0]!) })
+    const version = store.version
+    expect(getServiceEvents(store, { serviceId: 1n }).events.map(({ event }) => event)).toEqual(['ServiceRegistered', 'SigningAddressRotated'])
+    store.rollback({ number: 7n, hash: `0x${'00'.repeat(32)}` })
+    expect(getServiceEvents(store, { serviceId: 1n })).toEqual({ count: 1, events: [registered(5, keys[0]!)] })
+    expect(store.staleServiceIds.has(1n)).toBe(true)
+    // What the reader returns changed, so the version (the ETag) did too.
+    expect(store.version).toBeGreaterThan(version)
+    store.rollback({ number: 4n, hash: `0x${'00'.repeat(32)}` })
+    expect(() => getServiceEvents(store, { serviceId: 1n })).toThrow(/1/)
+  })
+
+  test('an event for a service not stored is refused', () => {
+    expect(() => newStore().addServiceEvent({ serviceId: 2n, event: registered(5, keys[0]!) })).toThrow(RangeError)
   })
 })

@@ -2,9 +2,9 @@ import { createPublicClient, http, type PublicClient } from 'viem'
 import type { Deployment } from '../../../devnet/deployment.ts'
 import { createIndexer, type CreateIndexerParameters, type Indexer } from '../../../server/indexer/createIndexer.ts'
 
-export type CreateTestIndexerParameters = Partial<Omit<CreateIndexerParameters, 'registry' | 'escrow'>> & {
+export type CreateTestIndexerParameters = Partial<Omit<CreateIndexerParameters, 'registry' | 'escrow' | 'arbiter'>> & {
   rpcUrl: string
-  deployment: Pick<Deployment, 'registry' | 'escrow' | 'deployBlock' | 'chainId'>
+  deployment: Pick<Deployment, 'registry' | 'escrow' | 'arbiter' | 'deployBlock' | 'chainId'>
   /** Per-request timeout of the indexer's RPC client. */
   timeoutMs?: number
 }
@@ -22,6 +22,7 @@ export function createTestIndexer({ rpcUrl, deployment, timeoutMs = 5_000, ...op
   const indexer = createIndexer(client, {
     registry: deployment.registry,
     escrow: deployment.escrow,
+    arbiter: deployment.arbiter,
     startBlock: BigInt(deployment.deployBlock),
     chainId: deployment.chainId,
     network: 'devnet',

@@ -1,5 +1,6 @@
 import type { Client } from 'viem'
 import { getBlock, getContractEvents, readContract } from 'viem/actions'
+import { arbiterAbi } from '../../../chain/abi/arbiter.ts'
 import { escrowAbi } from '../../../chain/abi/escrow.ts'
 import { registryAbi } from '../../../chain/abi/registry.ts'
 import { toJob } from '../../../chain/mappers/toJob.ts'
@@ -12,17 +13,23 @@ import type { MarketSnapshot } from './snapshotStore.ts'
 /**
  * The market as the chain has it, derived independently of the indexer: every record read
  * directly (`getService`/`getJob` for each id), every job's history from one full-range log
- * query, and the counters recomputed from those logs.
+ * query per contract (the escrow's events, and the arbiter's about disputes), and the counters
+ * recomputed from those logs.
  */
 export async function readChainMarket(
   client: Client,
-  { registry, escrow, deployBlock }: Pick<Deployment, 'registry' | 'escrow' | 'deployBlock'>,
+  { registry, escrow, arbiter, deployBlock }: Pick<Deployment, 'registry' | 'escrow' | 'arbiter' | 'deployBlock'>,
 ): Promise<MarketSnapshot> {
-  const [nextServiceId, nextJobId, logs] = await Promise.all([
+  const fromBlock = BigInt(deployBlock)
+  const [nextServiceId, nextJobId, escrowLogs, arbiterLogs] = await Promise.all([
     readContract(client, { address: registry, abi: registryAbi, functionName: 'nextServiceId' }),
     readContract(client, { address: escrow, abi: escrowAbi, functionName: 'nextJobId' }),
-    getContractEvents(client, { address: escrow, abi: escrowAbi, fromBlock: BigInt(deployBlock), toBlock: 'latest', strict: true }),
+    getContractEvents(client, { address: escrow, abi: escrowAbi, fromBlock, toBlock: 'latest', strict: true }),
+    getContractEvents(client, { address: arbiter, abi: arbiterAbi, fromBlock, toBlock: 'latest', strict: true }),
   ])
+  const logs = [...escrowLogs, ...arbiterLogs].sort((a, b) =>
+    a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+  )
   const ids = (next: bigint) => Array.from({ length: Number(next - 1n) }, (_, index) => BigInt(index + 1))
   const blockNumbers = [...new Set(logs.map((log) => log.blockNumber))]
   const [services, jobs, headers] = await Promise.all([

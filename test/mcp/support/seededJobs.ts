@@ -12,12 +12,18 @@ const withOutcome = (outcome: JobOutcome) => (job: (typeof plannedJobs)[number])
 export const seededJobs = {
   /** Settled, signed by its service's current key. */
   settled: jobIdWhere((job) => job.outcome === 'settled' && job.serviceIndex !== rotatedServiceIndex),
-  /** Settled with the rotated service's first key, before the rotation. */
+  /** Settled with the rotated service's first key, before the rotation (and never disputed). */
   signedBeforeRotation: jobIdWhere((job) => job.outcome === 'settled' && job.serviceIndex === rotatedServiceIndex),
   /** Settled with the rotated service's second key. */
   signedAfterRotation: jobIdWhere(withOutcome('settledAfterRotation')),
   pending: jobIdWhere(withOutcome('pending')),
   expired: jobIdWhere(withOutcome('expired')),
+  /** Disputed, and nobody has arbitrated yet. */
+  disputed: jobIdWhere(withOutcome('disputed')),
+  /** Disputed and arbitrated while its attestation verified: the dispute failed, the job stays Disputed. */
+  disputeFailed: jobIdWhere(withOutcome('disputeFailed')),
+  /** Signed with the rotated service's first key, then disputed and arbitrated after the rotation. */
+  slashed: jobIdWhere(withOutcome('slashed')),
   count: plannedJobs.length,
 }
 

@@ -1,0 +1,72 @@
+import { gzipSync } from 'node:zlib'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+import { loadConfig } from '../config/loadConfig.ts'
+import { startDevnet } from '../devnet/startDevnet.ts'
+import { buildExplorer } from '../explorer/buildExplorer.ts'
+import { readExplorerAssets } from '../server/explorer/readExplorerAssets.ts'
+import { startRestIndexer } from '../server/http/startRestIndexer.ts'
+import { getFreePort } from '../test/support/getFreePort.ts'
+import { percentile } from './percentile.ts'
+
+/**
+ * `npm run bench:explorer`: the explorer's budgets. Its JavaScript gzipped (≤ 60 KB), and how long
+ * after navigation the market page has rendered its stats, services and newest jobs (≤ 500 ms) on
+ * the seeded devnet, in headless chromium, over fresh pages (cold: new profile cache each time).
+ */
+const runs = 15
+const targets = { jsGzipKb: 60, firstRenderMs: 500 }
+
+await buildExplorer({ outdir: fileURLToPath(new URL('../explorer/dist', import.meta.url)) })
+const { js } = await readExplorerAssets()
+const jsGzipKb = gzipSync(js).length / 1024
+
+const devnet = await startDevnet({ port: await getFreePort(), seed: true })
+const { deployment } = devnet
+const config = loadConfig({
+  argv: [
+    '--network', 'devnet', '--rpc-url', devnet.rpcUrl, '--chain-id', String(deployment.chainId),
+    '--registry', deployment.registry, '--escrow', deployment.escrow, '--arbiter', deployment.arbiter,
+    '--attestation-verifier', deployment.attestationVerifier, '--start-block', deployment.deployBlock,
+    '--port', '0', '--host', '127.0.0.1',
+  ],
+  env: {},
+})
+const server = await startRestIndexer(config, { mode: 'production', logger: false })
+while ((await fetch(`${server.url}/healthz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+})
+/** Evaluated in the page: the time once stats, services and newest jobs are all on screen, else false. */
+const rendered = `['[data-stat="services"]', '[data-table="services"] tbody tr', '[data-table="jobs"] tbody tr']
+  .every((selector) => document.querySelector(selector) !== null) && performance.now()`
+const renders: number[] = []
+const paints: number[] = []
+try {
+  for (let run = 0; run < runs; run++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(`${server.url}/`, { waitUntil: 'commit' })
+    // performance.now() counts from the navigation's start: the time at which every part is shown.
+    const handle = await page.waitForFunction(rendered, undefined, { polling: 'raf' })
+    renders.push((await handle.jsonValue()) as number)
+    paints.push(await page.evaluate<number>(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN`))
+    if (process.env.EXPLORER_TIMING && run === runs - 1)
+      console.log(await page.evaluate<string>(`performance.getEntriesByType('resource').map((e) => e.name.replace(location.origin, '') + ' ' + e.startTime.toFixed(0) + '-' + e.responseEnd.toFixed(0)).join('\\n')`))
+    await context.close()
+  }
+} finally {
+  await browser.close()
+  await server.stop()
+  await devnet.stop()
+}
+
+const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 50)
+const firstRenderMs = median(renders)
+console.log(`explorer.js gzipped        ${jsGzipKb.toFixed(1)} KB (target ≤ ${targets.jsGzipKb} KB)`)
+console.log(`market page rendered after ${firstRenderMs.toFixed(0)} ms median, ${Math.max(...renders).toFixed(0)} ms max of ${runs} (target ≤ ${targets.firstRenderMs} ms)`)
+console.log(`first contentful paint     ${median(paints).toFixed(0)} ms median`)
+const failed = jsGzipKb > targets.jsGzipKb || firstRenderMs > targets.firstRenderMs
+process.exit(failed ? 1 : 0)

@@ -1,0 +1,11 @@
+import { configSources } from './loadConfig.ts'
+
+/**
+ * The configuration options of loadConfig as `--help` lines, each with its environment variable.
+ * Defaults depend on the network preset: the README's Configuration section lists them.
+ */
+export function describeConfigFlags(): string {
+  const flags = Object.values(configSources).map(({ flag, env }) => [`--${flag} <value>`, env] as const)
+  const width = Math.max(...flags.map(([flag]) => flag.length))
+  return flags.map(([flag, env]) => `  ${flag.padEnd(width)}  env ${env}`).join('\n')
+}

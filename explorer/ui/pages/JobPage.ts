@@ -1,0 +1,76 @@
+import { hexToString } from 'viem'
+import type { JobDetail } from '../../../contract/job.ts'
+import type { Service } from '../../../contract/service.ts'
+import type { ServiceEventList } from '../../../contract/serviceEvent.ts'
+import { client } from '../client.ts'
+import { AddressLink } from '../components/AddressLink.ts'
+import { Problem } from '../components/Problem.ts'
+import { StateBadge } from '../components/StateBadge.ts'
+import { Time } from '../components/Time.ts'
+import { Timeline } from '../components/Timeline.ts'
+import { TokenAmount } from '../components/TokenAmount.ts'
+import { VerifyAttestation } from '../components/VerifyAttestation.ts'
+import { html } from '../html.ts'
+import { useApi } from '../useApi.ts'
+
+/** A job changes state while it is looked at (settlement, expiry, dispute): read it again this often. */
+const pollMs = 2_000
+
+/** One job: its state and history, its amounts, its attestation and the check of its signer. */
+export function JobPage({ jobId }: { jobId: string }) {
+  const job = useApi<JobDetail>(`job ${jobId}`, (extraHeaders) => client.jobs.getJob({ params: { id: jobId }, extraHeaders }), { pollMs })
+  const serviceId = job.status === 'ready' ? job.data.serviceId : undefined
+  const service = useApi<Service>(`service ${serviceId}`, async (extraHeaders) =>
+    serviceId === undefined ? pending : client.services.getService({ params: { id: serviceId }, extraHeaders }),
+  )
+  const history = useApi<ServiceEventList>(`history ${serviceId}`, async (extraHeaders) =>
+    serviceId === undefined ? pending : client.services.getServiceEvents({ params: { id: serviceId }, extraHeaders }),
+  )
+  if (job.status !== 'ready') return html`<h1>Job #${jobId}</h1><${Problem} state=${job} />`
+  const data = job.data
+  return html`<h1>Job #${data.jobId} <span data-field="state"><${StateBadge} name=${data.stateName} /></span></h1>
+    <section>
+      <dl class="record" aria-label="Job">
+        <dt>State</dt><dd data-field="state-number">${data.state} (${data.stateName})</dd>
+        <dt>Service</dt><dd><a href=${`/services/${data.serviceId}`}>#${data.serviceId}</a>${service.status === 'ready' ? ` · ${service.data.modelId}` : ''}</dd>
+        <dt>Seller</dt><dd><${AddressLink} address=${data.seller} seller /></dd>
+        <dt>Buyer</dt><dd><${AddressLink} address=${data.buyer} /></dd>
+        <dt>Escrowed</dt><dd data-field="amount"><${TokenAmount} wei=${data.amount} /></dd>
+        <dt>Protocol fee</dt><dd data-field="fee"><${TokenAmount} wei=${data.protocolFee} /></dd>
+        <dt>To the seller on settlement</dt><dd data-field="payout"><${TokenAmount} wei=${String(BigInt(data.amount) - BigInt(data.protocolFee))} /></dd>
+        <dt>Created</dt><dd><${Time} seconds=${data.createdAt} /></dd>
+        <dt>Expires</dt><dd><${Time} seconds=${data.timeout} /></dd>
+        <dt>Input commitment</dt><dd class="mono break">${data.inputCommitment}</dd>
+      </dl>
+    </section>
+    <section>
+      <h2>Timeline</h2>
+      <${Timeline} events=${data.events} />
+    </section>
+    <section>
+      <h2>Attestation</h2>
+      ${data.attestationText === undefined ? null : html`<${Attestation} job=${data} />`}
+      ${service.status === 'ready' && history.status === 'ready'
+        ? html`<${VerifyAttestation} job=${data} service=${service.data} history=${history.data.events} />`
+        : html`<${Problem} state=${service.status === 'ready' ? history : service} />`}
+    </section>`
+}
+
+/** Stands in for a read that waits on another: a key without data never asks the server. */
+const pending = new Promise<never>(() => {})
+
+function Attestation({ job }: { job: JobDetail }) {
+  const fields = job.attestation
+  return html`<dl class="record" aria-label="Attestation">
+    ${fields === null || fields === undefined
+      ? html`<dt>Parsed</dt><dd>The text does not parse as the five-field format.</dd>`
+      : html`<dt>Content hash</dt><dd class="mono break">${fields.contentHash}</dd>
+          <dt>Usage hash</dt><dd class="mono break">${fields.usageHash}</dd>
+          <dt>Provider</dt><dd data-field="provider">${fields.providerIdentity} (${fields.providerType})</dd>
+          <dt>TLS certificate</dt><dd class="mono break">${fields.tlsCertFingerprint}</dd>`}
+    <dt>Output root hash</dt><dd class="mono break">${job.outputRootHash}</dd>
+    <dt>Chat id</dt><dd class="mono break">${job.chatId}</dd>
+    <dt>Text</dt><dd class="mono break" data-field="attestation-text">${hexToString(job.attestationText as `0x${string}`)}</dd>
+    <dt>Signature</dt><dd class="mono break" data-field="signature">${job.attestationSignature}</dd>
+  </dl>`
+}

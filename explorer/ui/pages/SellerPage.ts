@@ -1,0 +1,36 @@
+import type { Seller } from '../../../contract/seller.ts'
+import { client } from '../client.ts'
+import { JobsTable } from '../components/JobsTable.ts'
+import { Problem } from '../components/Problem.ts'
+import { ServicesTable } from '../components/ServicesTable.ts'
+import { TokenAmount } from '../components/TokenAmount.ts'
+import { html } from '../html.ts'
+import { useApi } from '../useApi.ts'
+import { useRotatedServices } from '../useRotatedServices.ts'
+
+/** One seller: their services and jobs, with totals over them. */
+export function SellerPage({ address }: { address: string }) {
+  const seller = useApi<Seller>(`seller ${address}`, (extraHeaders) => client.sellers.getSeller({ params: { address }, extraHeaders }))
+  const rotated = useRotatedServices(seller.status === 'ready' ? seller.data.services : undefined)
+  if (seller.status !== 'ready') return html`<h1>Seller</h1><${Problem} state=${seller} />`
+  const { services, jobs } = seller.data
+  const settled = jobs.filter((job) => job.stateName === 'Settled')
+  const escrowed = jobs.reduce((sum, job) => sum + BigInt(job.amount), 0n)
+  const paidOut = settled.reduce((sum, job) => sum + BigInt(job.amount) - BigInt(job.protocolFee), 0n)
+  return html`<h1>Seller <span class="mono break">${seller.data.seller}</span></h1>
+    <div class="cards" aria-label="Seller totals">
+      <div class="card" data-stat="services"><div class="value">${services.length}</div><div class="label">Services</div></div>
+      <div class="card" data-stat="jobs"><div class="value">${jobs.length}</div><div class="label">Jobs</div></div>
+      <div class="card" data-stat="settled"><div class="value">${settled.length}</div><div class="label">Settled now</div></div>
+      <div class="card" data-stat="escrowed"><div class="value"><${TokenAmount} wei=${String(escrowed)} /></div><div class="label">Escrowed by buyers</div></div>
+      <div class="card" data-stat="paid"><div class="value"><${TokenAmount} wei=${String(paidOut)} /></div><div class="label">Paid to the seller (settled jobs, after fees)</div></div>
+    </div>
+    <section>
+      <h2>Services</h2>
+      <${ServicesTable} services=${services} rotated=${rotated} label="Services of the seller" />
+    </section>
+    <section>
+      <h2>Jobs</h2>
+      <${JobsTable} jobs=${jobs} label="Jobs of the seller" />
+    </section>`
+}

@@ -1,0 +1,53 @@
+import type { Seller } from '../../../contract/seller.ts'
+import type { Service } from '../../../contract/service.ts'
+import type { ServiceEventList } from '../../../contract/serviceEvent.ts'
+import { client } from '../client.ts'
+import { AddressLink } from '../components/AddressLink.ts'
+import { JobsTable } from '../components/JobsTable.ts'
+import { KeyHistory } from '../components/KeyHistory.ts'
+import { Problem } from '../components/Problem.ts'
+import { Time } from '../components/Time.ts'
+import { TokenAmount } from '../components/TokenAmount.ts'
+import { html } from '../html.ts'
+import { useApi } from '../useApi.ts'
+
+/** One service: its registry record, its signing-key history and its jobs. */
+export function ServicePage({ serviceId }: { serviceId: string }) {
+  const service = useApi<Service>(`service ${serviceId}`, (extraHeaders) => client.services.getService({ params: { id: serviceId }, extraHeaders }))
+  const history = useApi<ServiceEventList>(`history ${serviceId}`, (extraHeaders) =>
+    client.services.getServiceEvents({ params: { id: serviceId }, extraHeaders }),
+  )
+  const seller = service.status === 'ready' ? service.data.seller : undefined
+  // The API lists jobs by seller; a service's jobs are its seller's jobs of this service.
+  const sellerRecord = useApi<Seller>(`seller ${seller}`, async (extraHeaders) =>
+    seller === undefined ? new Promise<never>(() => {}) : client.sellers.getSeller({ params: { address: seller }, extraHeaders }),
+  )
+  if (service.status !== 'ready') return html`<h1>Service #${serviceId}</h1><${Problem} state=${service} />`
+  const data = service.data
+  return html`<h1>Service #${data.serviceId} <span class=${data.active ? 'badge ok' : 'badge off'} data-field="status">${data.active ? 'active' : 'delisted'}</span></h1>
+    <section>
+      <dl class="record" aria-label="Service">
+        <dt>Model</dt><dd data-field="model">${data.modelId}</dd>
+        <dt>Provider</dt><dd>${data.providerIdentity} (${data.providerType}) · <span class="mono break">${data.providerAddress}</span></dd>
+        <dt>Seller</dt><dd><${AddressLink} address=${data.seller} seller /></dd>
+        <dt>Price per call</dt><dd data-field="price"><${TokenAmount} wei=${data.pricePerCall} /></dd>
+        <dt>Max input</dt><dd data-field="max-input">${Number(data.maxInputBytes).toLocaleString('en-US')} bytes</dd>
+        <dt>Signing key</dt><dd class="mono break" data-field="signing-address">${data.signingAddress}</dd>
+        <dt>Registered</dt><dd><${Time} seconds=${data.registeredAt} /></dd>
+        <dt>Agent token</dt><dd>#${data.inftTokenId}</dd>
+        <dt>Target separated</dt><dd>${data.targetSeparated ? 'yes' : 'no'}</dd>
+        <dt>Capability hash</dt><dd class="mono break">${data.capabilityHash}</dd>
+        <dt>Model commitment</dt><dd class="mono break">${data.modelCommitment}</dd>
+      </dl>
+    </section>
+    <section>
+      <h2>Signing keys and history</h2>
+      ${history.status === 'ready' ? html`<${KeyHistory} history=${history.data.events} />` : html`<${Problem} state=${history} />`}
+    </section>
+    <section>
+      <h2>Jobs</h2>
+      ${sellerRecord.status === 'ready'
+        ? html`<${JobsTable} jobs=${sellerRecord.data.jobs.filter((job) => job.serviceId === data.serviceId)} label="Jobs of the service" />`
+        : html`<${Problem} state=${sellerRecord} />`}
+    </section>`
+}

@@ -1,0 +1,14 @@
+import type { MarketContract } from '../../../contract/router.ts'
+import { getServiceEvents } from '../../readers/getServiceEvents.ts'
+import type { Store } from '../../store/createStore.ts'
+import type { ContractHandler } from '../ContractHandler.ts'
+
+export type GetServiceEventsHandler = ContractHandler<MarketContract['services']['getServiceEvents']>
+
+/** `GET /v1/services/:id/events`; an unknown id throws ServiceNotFoundError, answered as 404. */
+export function getServiceEventsHandler({ store }: { store: Store }): GetServiceEventsHandler {
+  return {
+    version: ({ params }) => (store.service(BigInt(params.id)) === undefined ? undefined : store.version),
+    answer: ({ params }) => ({ status: 200, body: getServiceEvents(store, { serviceId: BigInt(params.id) }) }),
+  }
+}

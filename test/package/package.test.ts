@@ -1,0 +1,255 @@
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
+import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { loadConfig } from '../../config/loadConfig.ts'
+import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
+import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
+import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
+import { startRestIndexer, type StartRestIndexerReturnType } from '../../server/http/startRestIndexer.ts'
+import { startTestDevnet } from '../support/startTestDevnet.ts'
+
+// The package as a user gets it: `npm pack` of this checkout, installed from the tarball.
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
+const fixture = fileURLToPath(new URL('./consumer', import.meta.url))
+const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc')
+const inspectorCli = join(projectRoot, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js')
+const run = promisify(execFile)
+
+/** This process's environment minus what would steer npm or the server (`npm test` sets npm_*). */
+const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(
+    (entry): entry is [string, string] =>
+      entry[1] !== undefined && !entry[0].startsWith('MARKET_') && !entry[0].toLowerCase().startsWith('npm_'),
+  ),
+)
+
+let work: string
+let tarball: string
+let packedFiles: string[]
+
+/** An empty project (`npm init`'s package.json) with the tarball installed, and `also` beside it. */
+async function installTarball(folder: string, packageJson: Record<string, unknown>, also: string[] = []): Promise<void> {
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(folder, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, ...packageJson }, null, 2)}\n`)
+  await run('npm', ['install', '--no-audit', '--no-fund', tarball, ...also], { cwd: folder, env: cleanEnv })
+}
+
+/** The versions this checkout develops with, as `name@version`. */
+function ourVersionOf(name: string): string {
+  const { devDependencies } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+  return `${name}@${devDependencies[name]}`
+}
+
+function folderBytes(path: string): number {
+  return readdirSync(path, { withFileTypes: true }).reduce((total, entry) => {
+    const child = join(path, entry.name)
+    if (entry.isDirectory()) return total + folderBytes(child)
+    return entry.isFile() ? total + statSync(child).size : total
+  }, 0)
+}
+
+function installedPackages(nodeModules: string): string[] {
+  return readdirSync(nodeModules, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .flatMap((entry) =>
+      entry.name.startsWith('@')
+        ? readdirSync(join(nodeModules, entry.name)).map((name) => `${entry.name}/${name}`)
+        : [entry.name],
+    )
+    .sort()
+}
+
+beforeAll(async () => {
+  for (const built of ['dist/lib/client.js', 'dist/lib/client.d.ts', 'dist/bin/tee-market-mcp.js']) {
+    if (!existsSync(join(projectRoot, built))) {
+      throw new Error(`${built} is missing: \`npm test\` builds it first (pretest); to run this file alone, \`npm run build\` first.`)
+    }
+  }
+  work = mkdtempSync(join(tmpdir(), 'tee-market-package-'))
+  // --ignore-scripts: `npm test` has just built dist/ (prepack would build it again).
+  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: projectRoot, env: cleanEnv })
+  const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[]
+  tarball = join(work, packed!.filename)
+  packedFiles = packed!.files.map((file) => file.path)
+}, 120_000)
+
+afterAll(() => {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true })
+})
+
+test('the tarball holds what users run and import, and installs alone: no runtime dependency', { timeout: 180_000 }, async () => {
+  expect(packedFiles).toContain('bin/tee-market-mcp.js')
+  expect(packedFiles).toContain('dist/bin/tee-market-mcp.js')
+  expect(packedFiles).toContain('dist/lib/client.d.ts')
+  expect(packedFiles).toContain('server.json')
+  expect(packedFiles.filter((path) => /^(test|bench|\.ci|devnet|server|mcp|chain|contract|client)\//.test(path))).toEqual([])
+
+  const folder = join(work, 'empty')
+  await installTarball(folder, {})
+  const nodeModules = join(folder, 'node_modules')
+  expect(installedPackages(nodeModules)).toEqual(['tee-market'])
+  const bytes = folderBytes(nodeModules)
+  console.log(`npm i <tarball>: ${(bytes / 1024 / 1024).toFixed(1)} MB installed`)
+  expect(bytes).toBeLessThanOrEqual(40 * 1024 * 1024)
+
+  const version = await run(join(nodeModules, '.bin/tee-market-mcp'), ['--version'], { env: cleanEnv })
+  expect(version.stdout.trim()).toMatch(/^tee-market \d+\.\d+\.\d+/)
+})
+
+test('server.json names the package as the MCP registry checks it (mcpName, identifier, version)', () => {
+  const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(projectRoot, path), 'utf8')) as Record<string, unknown>
+  const packageJson = readJson('package.json')
+  const serverJson = readJson('server.json') as { name: string; version: string; packages: Record<string, unknown>[] }
+  expect(serverJson.name).toBe(packageJson.mcpName)
+  expect(serverJson.version).toBe(packageJson.version)
+  expect(serverJson.packages).toEqual([
+    expect.objectContaining({ registryType: 'npm', identifier: packageJson.name, version: packageJson.version, transport: { type: 'stdio' } }),
+  ])
+})
+
+test('the MCP Inspector CLI lists the five tools through npx -y file:<tarball>', { timeout: 180_000 }, async () => {
+  // The Inspector CLI names itself from `../package.json` of its working folder (a quirk of
+  // 0.18): give it one. npx installs the tarball in its own cache, not in this folder.
+  const folder = join(work, 'inspect', 'cwd')
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(work, 'inspect', 'package.json'), '{ "name": "inspect", "private": true }\n')
+  const { stdout } = await run(
+    process.execPath,
+    [inspectorCli, '--cli', 'npx', '-y', `file:${tarball}`, '--method', 'tools/list'],
+    { cwd: folder, env: cleanEnv },
+  )
+  const { tools } = JSON.parse(stdout) as { tools: { name: string }[] }
+  expect(tools.map((tool) => tool.name).sort()).toEqual(['get_job', 'get_service', 'list_services', 'run', 'verify_attestation'])
+})
+
+describe('a TypeScript consumer of tee-market/client, /contract and /attestation', () => {
+  let consumer: string
+
+  /** tsc over the fixture with a standard tsconfig (`tsc --init`'s strict defaults) and one resolution. */
+  async function compile(resolution: 'node16' | 'bundler'): Promise<void> {
+    const compilerOptions = {
+      target: 'ES2022',
+      module: resolution === 'node16' ? 'node16' : 'esnext',
+      moduleResolution: resolution,
+      strict: true,
+      skipLibCheck: true,
+      esModuleInterop: true,
+      types: ['node'],
+      typeRoots: [join(projectRoot, 'node_modules/@types')],
+      outDir: `out-${resolution}`,
+      ...(resolution === 'bundler' ? { noEmit: true } : {}),
+    }
+    const config = `tsconfig.${resolution}.json`
+    writeFileSync(join(consumer, config), JSON.stringify({ compilerOptions, include: ['src'] }, null, 2))
+    await run(process.execPath, [tsc, '-p', config], { cwd: consumer }).catch((error: { stdout?: string }) => {
+      throw new Error(`tsc -p ${config} failed:\n${error.stdout ?? String(error)}`)
+    })
+  }
+
+  beforeAll(async () => {
+    consumer = join(work, 'consumer')
+    // The subpaths import the app's zod and @ts-rest/core (the README says to install them beside it).
+    await installTarball(consumer, { type: 'module' }, [ourVersionOf('zod'), ourVersionOf('@ts-rest/core')])
+    cpSync(join(fixture, 'src'), join(consumer, 'src'), { recursive: true })
+  }, 180_000)
+
+  test('compiles with moduleResolution bundler', { timeout: 120_000 }, async () => {
+    await compile('bundler')
+  })
+
+  test('bundles for the browser', { timeout: 60_000 }, async () => {
+    const result = await build({
+      entryPoints: [join(consumer, 'src/browser.ts')],
+      absWorkingDir: consumer,
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
+    })
+    const bundle = result.outputFiles[0]!.contents
+    const gzipped = gzipSync(bundle).length
+    console.log(`browser bundle of the client, watcher and attestation check: ${(bundle.length / 1024).toFixed(1)} KB, ${(gzipped / 1024).toFixed(1)} KB gzipped`)
+    expect(Buffer.from(bundle).toString()).not.toMatch(/from ?"node:/)
+    writeFileSync(join(consumer, 'browser-bundle.mjs'), bundle)
+  })
+
+  describe('on a devnet, with moduleResolution node16', () => {
+    let devnet: StartDevnetReturnType
+    let indexer: StartRestIndexerReturnType
+    let seller: StartReferenceSellerReturnType | undefined
+    let child: ChildProcessWithoutNullStreams | undefined
+
+    beforeAll(async () => {
+      await compile('node16')
+      // Its own devnet: the reference seller settles a seeded Pending job.
+      devnet = await startTestDevnet({ seed: true })
+      const { deployment } = devnet
+      const config = loadConfig({
+        argv: [
+          '--network', 'devnet', '--rpc-url', devnet.rpcUrl, '--chain-id', String(deployment.chainId),
+          '--registry', deployment.registry, '--escrow', deployment.escrow, '--arbiter', deployment.arbiter,
+          '--attestation-verifier', deployment.attestationVerifier, '--start-block', deployment.deployBlock,
+          '--poll-interval', '250', '--port', '0', '--host', '127.0.0.1',
+        ],
+        env: {},
+      })
+      indexer = await startRestIndexer(config, { mode: 'production', logger: false })
+    }, 180_000)
+
+    afterAll(async () => {
+      child?.kill()
+      await seller?.stop()
+      await indexer?.stop()
+      await devnet?.stop()
+    })
+
+    test('watches a Pending job to Settled and verifies its attestation offline', { timeout: 120_000 }, async () => {
+      const jobId = String(devnet.seedSummary!.pendingForReferenceSeller[0])
+      child = spawn(process.execPath, ['out-node16/main.js', indexer.url, jobId], { cwd: consumer, env: cleanEnv })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve))
+
+      // The watcher's first answer is the job as it is; only then does the seller answer it.
+      while (!stdout.includes('\n')) {
+        if (child.exitCode !== null) throw new Error(`the consumer exited early:\n${stderr}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      seller = await startReferenceSeller({
+        rpcUrl: devnet.rpcUrl,
+        deployment: devnet.deployment,
+        services: seededSellerServices(),
+        port: 0,
+        pollingIntervalMs: 100,
+      })
+      expect(await exited, stderr).toBe(0)
+
+      const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+      expect(lines).toEqual([
+        { state: 'Pending' },
+        { state: 'Settled' },
+        { verified: true, providerType: 'centralized', routes: ['health', 'jobs', 'sellers', 'services', 'stats'] },
+      ])
+
+      // The browser bundle runs as it is (an ES module with no Node built-in): a Settled job is
+      // yielded once, and its attestation checks out.
+      const { followJob } = (await import(pathToFileURL(join(consumer, 'browser-bundle.mjs')).href)) as {
+        followJob: (baseUrl: string, jobId: string, onState: (stateName: string) => void) => Promise<boolean>
+      }
+      const states: string[] = []
+      expect(await followJob(indexer.url, jobId, (stateName) => states.push(stateName))).toBe(true)
+      expect(states).toEqual(['Settled'])
+    })
+  })
+})
