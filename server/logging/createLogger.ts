@@ -24,7 +24,16 @@ const require = createRequire(import.meta.url)
  */
 export function createLogger({ level, stream = process.stderr, pretty = stream.isTTY === true, base }: CreateLoggerParameters): Logger {
   const options = { level, base: { pid: process.pid, hostname: hostname(), ...base } }
-  if (!pretty) return pino(options, stream)
-  const pinoPretty = require('pino-pretty') as typeof import('pino-pretty')
+  const pinoPretty = pretty ? loadPinoPretty() : undefined
+  if (pinoPretty === undefined) return pino(options, stream)
   return pino(options, pinoPretty({ destination: stream, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }))
+}
+
+/** pino-pretty where it is installed (a checkout); the published bin bundles no dependency and logs JSON. */
+function loadPinoPretty(): typeof import('pino-pretty') | undefined {
+  try {
+    return require('pino-pretty') as typeof import('pino-pretty')
+  } catch {
+    return undefined
+  }
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import packageJson from '../../package.json' with { type: 'json' }
 
-/** This package's version, for start lines. */
-export const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+/** This package's version, for start lines (bundled into builds, as answerInfoFlags reads it). */
+export const packageVersion: string = packageJson.version
