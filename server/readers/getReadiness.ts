@@ -39,5 +39,8 @@ export function getReadiness(store: Store, { now = Date.now() }: GetReadinessPar
       lagBlocks,
     }
   }
-  return { ready: false, reason: 'unhealthy', message: 'The indexer reports a problem: see GET /healthz.', lagBlocks }
+  // The health record may list what is wrong (e.g. the node serves another chain); say it here too.
+  const problems = (health as { problems?: { message?: unknown }[] }).problems?.map((problem) => problem.message).filter((message) => typeof message === 'string')
+  const detail = problems === undefined || problems.length === 0 ? 'see GET /healthz.' : problems.join(' ')
+  return { ready: false, reason: 'unhealthy', message: `The indexer reports a problem: ${detail}`, lagBlocks }
 }
