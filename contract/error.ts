@@ -8,7 +8,10 @@ export const ErrorBodySchema = extendApi(
         z
           .string()
           .regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/)
-          .describe('Machine-readable snake_case code.'),
+          .describe(
+            'Machine-readable snake_case code. Data paths answer 503 with "chain_id_mismatch" while the indexer\'s node ' +
+              'serves another chain than the configured one: nothing is served until it serves that chain again.',
+          ),
         { example: 'invalid_parameter' },
       ),
       message: extendApi(z.string().describe('What was wrong and what is allowed.'), {

@@ -19,12 +19,37 @@ export const HealthCountersSchema = z
   })
   .describe('Counters derived from events, held in memory.')
 
+export const HealthProblemSchema = z
+  .object({
+    code: z.string().regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/).describe('Machine-readable snake_case code.'),
+    message: z.string().describe('What is wrong, naming the block, transaction or chain concerned.'),
+  })
+  .describe('A problem the indexer knows of.')
+
+export const HealthSelfCheckSchema = z
+  .object({
+    lastRunAt: describeField(UintStringSchema, {
+      description: 'When the last check ran, in unix seconds.',
+      example: '1767225600',
+    }).nullable(),
+    checkedServices: countField('Services the last check compared with the chain.'),
+    checkedJobs: countField('Jobs the last check compared with the chain.'),
+    differences: countField('Records the last check found different from the chain (each is then repaired).'),
+    unrepaired: countField('Records known to differ from the chain and not repaired yet; ok is false while any.'),
+    repairs: countField('Records repaired since the indexer started.'),
+  })
+  .describe(
+    'The continuous self-check: each poll, a few services and jobs, in turn, are read again from the chain at the ' +
+      'last indexed block and compared with what is served; what differs is read again with its history and replaced.',
+  )
+
 export const HealthSchema = extendApi(
   z.object({
     ok: z
       .boolean()
       .describe(
-        'True once the initial back-fill reached the chain head and the last poll succeeded within 3 poll intervals.',
+        'True once the initial back-fill reached the chain head and the last poll succeeded within 3 poll intervals, ' +
+          'while the node serves the configured chain and no served record is known to differ from the chain.',
       ),
     uptimeSec: z.number().int().min(0).describe('Seconds since the indexer started.'),
     lastIndexedBlock: describeField(UintStringSchema, {
@@ -47,6 +72,14 @@ export const HealthSchema = extendApi(
           '"connecting" when a WebSocket URL is configured but the subscription is not up (it is retried with backoff ' +
           'while the interval poll goes on); "off" when none is configured (the interval poll alone).',
       ),
+    problems: z
+      .array(HealthProblemSchema)
+      .describe(
+        'Empty when nothing is wrong. "chain_id_mismatch": the node serves another chain (nothing is served until it ' +
+          'serves the configured one again); otherwise why the last poll failed, e.g. "incomplete_logs" (a node ' +
+          'answered part of the logs; the window is read again) or "undecodable_log" (naming the block and transaction).',
+      ),
+    selfCheck: HealthSelfCheckSchema,
   }),
   { title: 'Health', description: 'Health record of the indexer.' },
 )

@@ -6,6 +6,7 @@ import { loadConfig } from '../config/loadConfig.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { ConfigError } from '../errors/config.ts'
 import { quoteSetting } from '../errors/quoteSetting.ts'
+import { PortInUseError } from '../errors/devnet.ts'
 import { mcpComponent } from '../mcp/hosted/mcpComponent.ts'
 import { restComponent } from '../server/http/restComponent.ts'
 import { createLogger } from '../server/logging/createLogger.ts'
@@ -75,7 +76,9 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
 
-  const devnet = await startDevnet({ port: rpcPort, seed: true })
+  const devnet = await startDevnet({ port: rpcPort, seed: true }).catch((error: unknown) => {
+    throw error instanceof PortInUseError ? new PortInUseError({ host: error.host, port: error.port, flag: '--rpc-port' }) : error
+  })
   stack.push({ name: 'devnet', stop: devnet.stop })
   void devnet.exited.then(() => {
     if (stopping !== undefined) return

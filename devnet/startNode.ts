@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { NodeStartError } from '../errors/devnet.ts'
+import { NodeStartError, PortInUseError } from '../errors/devnet.ts'
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 const hardhatBin = fileURLToPath(new URL('../node_modules/hardhat/internal/cli/bootstrap.js', import.meta.url))
@@ -27,9 +28,14 @@ export type StartNodeReturnType = {
   exited: Promise<void>
 }
 
+/** What hardhat prints once its own server listens: until then an answer may come from another node. */
+const listeningLine = 'Started HTTP and WebSocket JSON-RPC server at'
+
 /**
  * Spawns `hardhat node` (chainId 31337, the standard test mnemonic's accounts funded) and
- * resolves once it answers `eth_chainId`.
+ * resolves once it says it listens and answers `eth_chainId`. A port already taken is
+ * PortInUseError before anything is spawned: a node already there (a devnet left running, or
+ * anyone's) would answer `eth_chainId` too, and the caller would deploy onto it.
  */
 export async function startNode({
   port,
@@ -38,6 +44,7 @@ export async function startNode({
   config = devnetConfig,
 }: StartNodeParameters): Promise<StartNodeReturnType> {
   const rpcUrl = `http://${host}:${port}`
+  await assertPortFree({ host, port })
   const child = spawn(
     process.execPath,
     [hardhatBin, 'node', '--hostname', host, '--port', String(port), '--config', config],
@@ -57,8 +64,10 @@ export async function startNode({
   )
 
   let output = ''
+  let listening = false
   const collect = (chunk: Buffer): void => {
     output = (output + chunk.toString('utf8')).slice(-outputTailChars)
+    listening ||= output.includes(listeningLine)
   }
   child.stdout.on('data', collect)
   child.stderr.on('data', collect)
@@ -84,6 +93,10 @@ export async function startNode({
   let lastError: unknown
   while (Date.now() < deadline) {
     if (hasExited) throw new NodeStartError({ rpcUrl, output })
+    if (!listening) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      continue
+    }
     try {
       const chainId = await requestChainId(rpcUrl)
       if (chainId === 31337) return { rpcUrl, stop, exited }
@@ -95,6 +108,17 @@ export async function startNode({
   }
   await stop()
   throw new NodeStartError({ rpcUrl, output, cause: lastError })
+}
+
+/** Throws PortInUseError when something listens on the port (probed by listening there for a moment). */
+async function assertPortFree({ host, port }: { host: string; port: number }): Promise<void> {
+  const probe = createServer()
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError({ host, port }) : error)
+    })
+    probe.listen(port, host, () => probe.close(() => resolve()))
+  })
 }
 
 async function requestChainId(rpcUrl: string): Promise<number> {

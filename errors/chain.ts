@@ -42,3 +42,75 @@ export class NewHeadsError extends BaseError {
     super(`The new-heads subscription at "${endpoint}" failed: ${reason}.`, { code: 'new_heads_failed', cause })
   }
 }
+
+type LogPosition = { blockNumber: string | bigint | null; blockHash: string | null; transactionHash: string | null; logIndex: string | number | null; address: string }
+
+function describeLog({ blockNumber, transactionHash, logIndex, address }: LogPosition): string {
+  const number = (value: string | number | bigint | null): string =>
+    value === null ? 'unknown' : typeof value === 'string' && value.startsWith('0x') ? BigInt(value).toString() : String(value)
+  return `log ${number(logIndex)} of transaction "${transactionHash ?? 'unknown'}" in block ${number(blockNumber)} (contract ${address})`
+}
+
+/**
+ * A log of an event we index that does not decode against its ABI: the window that holds it is
+ * not applied (skipping it would lose a job or a change), and it is read again.
+ */
+export class UndecodableLogError extends BaseError {
+  override name = 'UndecodableLogError'
+  readonly blockNumber: bigint | undefined
+  readonly transactionHash: string | undefined
+  constructor({ log, reason }: { log: LogPosition; reason: string }) {
+    super(`The node answered a ${describeLog(log)} that does not decode: ${reason}.`, { code: 'undecodable_log' })
+    this.blockNumber = log.blockNumber === null ? undefined : BigInt(log.blockNumber)
+    this.transactionHash = log.transactionHash ?? undefined
+  }
+}
+
+/** The node answered a log outside the filter (another address, event or block range): its answer cannot be trusted. */
+export class UnrequestedLogError extends BaseError {
+  override name = 'UnrequestedLogError'
+  constructor({ log, fromBlock, toBlock }: { log: LogPosition; fromBlock: bigint; toBlock: bigint }) {
+    super(`The node answered a ${describeLog(log)} that the filter for blocks ${fromBlock}-${toBlock} did not ask for.`, {
+      code: 'unrequested_log',
+    })
+  }
+}
+
+/**
+ * The node's `eth_getLogs` answer for a window is missing logs the chain holds (an empty or partial
+ * answer, typically from a node behind its load balancer): the window is not applied and is read again.
+ */
+export class IncompleteLogsError extends BaseError {
+  override name = 'IncompleteLogsError'
+  constructor({ fromBlock, toBlock, reason }: { fromBlock: bigint; toBlock: bigint; reason: string }) {
+    super(`The node's logs for blocks ${fromBlock}-${toBlock} are incomplete: ${reason}.`, { code: 'incomplete_logs' })
+  }
+}
+
+/** The RPC node did not answer within the start-up wait. */
+export class NodeUnreachableError extends BaseError {
+  override name = 'NodeUnreachableError'
+  constructor({ url, waitedMs, reason, cause }: { url: string; waitedMs: number; reason: string; cause?: unknown }) {
+    super(`The RPC node at "${url}" did not answer within ${waitedMs / 1000} s: ${reason}.`, { code: 'node_unreachable', cause })
+  }
+}
+
+/** The node serves another chain than the configured one, found at start-up. */
+export class WrongChainError extends BaseError {
+  override name = 'WrongChainError'
+  constructor({ url, expected, actual }: { url: string; expected: number; actual: number }) {
+    super(`The RPC node at "${url}" serves chain ${actual}, but the configuration expects chain ${expected} (check --rpc-url and --chain-id).`, {
+      code: 'chain_id_mismatch',
+    })
+  }
+}
+
+/** A configured contract address holds no code on the node's chain. */
+export class ContractNotDeployedError extends BaseError {
+  override name = 'ContractNotDeployedError'
+  constructor({ url, contract, address }: { url: string; contract: string; address: string }) {
+    super(`The ${contract} address ${address} holds no contract on the chain at "${url}" (check --${contract} and --rpc-url).`, {
+      code: 'contract_not_deployed',
+    })
+  }
+}

@@ -17,3 +17,18 @@ export class SeedError extends BaseError {
     super(`Seeding the devnet failed at step "${step}".`, { code: 'seed_failed', cause })
   }
 }
+
+/** The devnet node's port is taken: whatever listens there is not ours to deploy to. */
+export class PortInUseError extends NodeStartError {
+  override name = 'PortInUseError'
+  readonly host: string
+  readonly port: number
+  constructor({ host, port, flag }: { host: string; port: number; flag?: string | undefined }) {
+    super({ rpcUrl: `http://${host}:${port}`, output: '' })
+    this.host = host
+    this.port = port
+    this.message =
+      `Port ${port} on ${host} is already in use (another node?), so the devnet node cannot listen there; ` +
+      `nothing was sent to it. ${flag === undefined ? 'Choose another port' : `Choose another port with ${flag} <port>`}.`
+  }
+}

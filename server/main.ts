@@ -3,6 +3,7 @@ import { describeConfigFlags } from '../config/describeConfigFlags.ts'
 import { loadConfig } from '../config/loadConfig.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { startRestIndexer } from './http/startRestIndexer.ts'
+import { checkIndexerNode } from './indexer/startIndexer.ts'
 import { createLogger } from './logging/createLogger.ts'
 
 /**
@@ -22,6 +23,9 @@ if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)
 
 try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env })
+  // A wrong chain, a missing contract or a node that never answers is an exit a supervisor sees,
+  // not an indexer that polls forever or serves an empty market.
+  await checkIndexerNode(config)
   const logger = createLogger({ level: config.logLevel, base: { service: 'rest' } })
   const server = await startRestIndexer(config, {
     mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',

@@ -1,11 +1,12 @@
 import type { Health } from '../../contract/health.ts'
 
-export type ToHealthParameters = Omit<Health, 'lastIndexedBlock' | 'headBlock' | 'lagBlocks'> & {
+export type ToHealthParameters = Omit<Health, 'lastIndexedBlock' | 'headBlock' | 'lagBlocks' | 'selfCheck'> & {
   lastIndexedBlock: bigint
   headBlock: bigint
+  selfCheck: Omit<Health['selfCheck'], 'lastRunAt'> & { lastRunAt: number | undefined }
 }
 
-/** The health record: block numbers become decimal strings, the lag a block count. */
+/** The health record: block numbers become decimal strings, the lag a block count, the self-check's time unix seconds. */
 export function toHealth(parameters: ToHealthParameters): Health {
   const { lastIndexedBlock, headBlock } = parameters
   return {
@@ -19,5 +20,10 @@ export function toHealth(parameters: ToHealthParameters): Health {
     chainId: parameters.chainId,
     network: parameters.network,
     newHeads: parameters.newHeads,
+    problems: parameters.problems,
+    selfCheck: {
+      ...parameters.selfCheck,
+      lastRunAt: parameters.selfCheck.lastRunAt === undefined ? null : Math.floor(parameters.selfCheck.lastRunAt / 1000).toString(),
+    },
   }
 }

@@ -30,6 +30,8 @@ export type ReadByIdsParameters<abi extends Abi, functionName extends IdFunction
    * caller sizes this from its record's encoded size, with room for longer dynamic fields.
    */
   idsPerCall: number
+  /** Block whose state is read (default: the latest), so that records of one read agree with each other. */
+  blockNumber?: bigint | undefined
 }
 export type ReadByIdsReturnType<abi extends Abi, functionName extends IdFunctionName<abi>> = ContractFunctionReturnType<
   abi,
@@ -56,20 +58,20 @@ const wavesInFlight = 2
  */
 export async function readByIds<const abi extends Abi, functionName extends IdFunctionName<abi>>(
   client: Client,
-  { address, abi, functionName, ids, idsPerCall }: ReadByIdsParameters<abi, functionName>,
+  { address, abi, functionName, ids, idsPerCall, blockNumber }: ReadByIdsParameters<abi, functionName>,
 ): Promise<ReadByIdsReturnType<abi, functionName>> {
   type Result = ReadByIdsReturnType<abi, functionName>[number]
   const abiItem = getAbiItem({ abi: abi as Abi, name: functionName as string }) as AbiFunction
   const prefix = `${readByIdsCode}${toFunctionSelector(abiItem).slice(2)}${address.slice(2).toLowerCase()}`
 
   const readOne = (id: bigint): Promise<Result> =>
-    readContract(client, { address, abi: abi as Abi, functionName, args: [id] }) as Promise<Result>
+    readContract(client, { address, abi: abi as Abi, functionName, args: [id], blockNumber }) as Promise<Result>
 
   const readMany = async (group: readonly bigint[]): Promise<Result[]> => {
     if (group.length === 1) return [await readOne(group[0] as bigint)]
     let returned: Hex | undefined
     try {
-      returned = (await call(client, { data: `${prefix}${group.map(toWord).join('')}` as Hex })).data
+      returned = (await call(client, { data: `${prefix}${group.map(toWord).join('')}` as Hex, blockNumber })).data
     } catch (error) {
       if (!isCallRefusedError(error)) throw error
       const half = Math.ceil(group.length / 2)

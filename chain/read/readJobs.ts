@@ -7,6 +7,8 @@ import { readByIds } from './readByIds.ts'
 export type ReadJobsParameters = {
   escrow: Address
   ids: readonly bigint[]
+  /** Block whose state is read (default: the latest). */
+  blockNumber?: bigint | undefined
 }
 export type ReadJobsReturnType = Job[]
 
@@ -20,7 +22,7 @@ export type ReadJobsReturnType = Job[]
 const jobsPerCall = 24
 
 /** Reads `getJob` for every id, in the order given, many ids per `eth_call` (see readByIds). */
-export async function readJobs(client: Client, { escrow, ids }: ReadJobsParameters): Promise<ReadJobsReturnType> {
-  const structs = await readByIds(client, { address: escrow, abi: escrowAbi, functionName: 'getJob', ids, idsPerCall: jobsPerCall })
+export async function readJobs(client: Client, { escrow, ids, blockNumber }: ReadJobsParameters): Promise<ReadJobsReturnType> {
+  const structs = await readByIds(client, { address: escrow, abi: escrowAbi, functionName: 'getJob', ids, idsPerCall: jobsPerCall, blockNumber })
   return structs.map((struct, index) => toJob(ids[index] as bigint, struct))
 }

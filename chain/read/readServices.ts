@@ -7,6 +7,8 @@ import { readByIds } from './readByIds.ts'
 export type ReadServicesParameters = {
   registry: Address
   ids: readonly bigint[]
+  /** Block whose state is read (default: the latest). */
+  blockNumber?: bigint | undefined
 }
 export type ReadServicesReturnType = Service[]
 
@@ -18,13 +20,14 @@ export type ReadServicesReturnType = Service[]
 const servicesPerCall = 20
 
 /** Reads `getService` for every id, in the order given, many ids per `eth_call` (see readByIds). */
-export async function readServices(client: Client, { registry, ids }: ReadServicesParameters): Promise<ReadServicesReturnType> {
+export async function readServices(client: Client, { registry, ids, blockNumber }: ReadServicesParameters): Promise<ReadServicesReturnType> {
   const structs = await readByIds(client, {
     address: registry,
     abi: registryAbi,
     functionName: 'getService',
     ids,
     idsPerCall: servicesPerCall,
+    blockNumber,
   })
   return structs.map((struct, index) => toService(ids[index] as bigint, struct))
 }

@@ -36,6 +36,7 @@ export function createIndexerSource({
   return {
     async listServices() {
       const response = await request(() => client.services.listServices({ fetchOptions: fetchOptions() }))
+      if (response.status !== 200) throw new IndexerResponseError({ url: indexerUrl, status: response.status })
       return response.body.services
     },
     async getService({ serviceId }) {

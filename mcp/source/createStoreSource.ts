@@ -1,4 +1,5 @@
 import { JobNotFoundError } from '../../errors/notFound.ts'
+import { assertServing } from '../../server/readers/assertServing.ts'
 import { getService, listServices } from '../../server/readers/index.ts'
 import type { Store } from '../../server/store/createStore.ts'
 import type { MarketSource } from './MarketSource.ts'
@@ -22,6 +23,7 @@ export function createStoreSource(store: Store): CreateStoreSourceReturnType {
     async getJob({ jobId }) {
       // The stored record is exactly the document's Job, as the job list serves it; the getJob
       // reader adds the event history, which get_job leaves out.
+      assertServing(store)
       const stored = store.job(jobId)
       if (stored === undefined) throw new JobNotFoundError({ jobId })
       return stored.job

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
 import type { Config } from '../../config/ConfigSchema.ts'
-import { ChainIdMismatchError } from '../../errors/chain.ts'
+import { redactUrl } from '../../config/redactUrl.ts'
+import { describeFailure } from '../indexer/createIndexer.ts'
 import { startIndexer } from '../indexer/startIndexer.ts'
 import type { Logger } from '../logging/createLogger.ts'
-import { describeError } from '../logging/describeError.ts'
 import { packageVersion } from '../logging/packageVersion.ts'
 import { reportBackfillProgress } from '../logging/reportBackfillProgress.ts'
 import { addIndexerMetrics } from '../metrics/addIndexerMetrics.ts'
@@ -60,9 +60,8 @@ export async function startRestIndexer(
     observeTransport: rpc.wrap,
     onError: (error) => {
       metrics?.onFailedPoll()
-      // A node on another chain stops the indexer: retrying would index the wrong market.
-      if (error instanceof ChainIdMismatchError) log.fatal({ err: describeError(error) }, 'indexer stopped')
-      else log.warn({ err: describeError(error) }, 'poll failed, retrying')
+      const { code, message } = describeFailure(error)
+      log.warn({ rpc: redactUrl(config.rpcUrl), code, err: message }, 'poll failed, retrying')
     },
     onNewHeadsChange: (change) => {
       if (change.state === 'subscribed') log.info({ endpoint: change.endpoint }, 'following new heads')

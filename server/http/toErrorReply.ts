@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { ErrorBody } from '../../contract/error.ts'
 import type { BaseError } from '../../errors/BaseError.ts'
+import { ChainIdMismatchError } from '../../errors/chain.ts'
 import {
   ExpectationFailedError,
   HeadersTooLargeError,
@@ -35,6 +36,7 @@ const statusByClass: ReadonlyArray<readonly [ErrorClass, number]> = [
   [JobNotFoundError, 404],
   [RouteNotFoundError, 404],
   [MethodNotAllowedError, 405],
+  [ChainIdMismatchError, 503],
 ]
 
 /**

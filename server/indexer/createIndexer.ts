@@ -1,11 +1,14 @@
 import { BlockNotFoundError, type Address, type Client } from 'viem'
 import { getBlock, getChainId } from 'viem/actions'
 import { findBlockByTimestamp } from '../../chain/read/findBlockByTimestamp.ts'
+import { BaseError } from '../../errors/BaseError.ts'
 import { ChainIdMismatchError } from '../../errors/chain.ts'
 import { createStore, type Store } from '../store/createStore.ts'
 import { createScanWindow } from './createScanWindow.ts'
+import { createSelfCheck, type SelfCheckRepair } from './createSelfCheck.ts'
 import { findCommonAncestor } from './findCommonAncestor.ts'
 import { followHeads, type FollowHeadsChange, type FollowHeadsParameters, type HeadFollower } from './followHeads.ts'
+import { checkJobHistory } from './checkJobHistory.ts'
 import { scanRange } from './scanRange.ts'
 
 export type CreateIndexerParameters = {
@@ -18,7 +21,10 @@ export type CreateIndexerParameters = {
    * block at or after it is looked up by binary search during the first poll.
    */
   startBlock: bigint | { timestamp: bigint }
-  /** The chain the node must serve; checked before the first scan. */
+  /**
+   * The chain the node must serve; checked at every poll. While the node serves another, nothing
+   * is read from it and the readers serve nothing (ChainIdMismatchError); it resumes by itself.
+   */
   chainId: number
   /** Configured network name, echoed by the health record. */
   network: string
@@ -38,6 +44,19 @@ export type CreateIndexerParameters = {
   newHeads?: Omit<FollowHeadsParameters, 'onHead' | 'onChange'> | undefined
   /** Every change of the new-heads subscription; defaults to one line on stderr. */
   onNewHeadsChange?: (change: FollowHeadsChange) => void
+  /**
+   * A poll reading at most this many new blocks checks each block's logsBloom against its answer
+   * (default 100, one batch of headers: following the head and catching up after an outage; a
+   * back-fill relies on the creation counts, the histories of the jobs it read, and the self-check).
+   */
+  bloomCheckBlocks?: bigint
+  /** Jobs and services the self-check compares with the chain per poll (0 turns it off; see createSelfCheck). */
+  selfCheckJobs?: number
+  selfCheckServices?: number
+  /** Every repair the self-check made; defaults to one line on stderr. */
+  onRepair?: (repair: SelfCheckRepair) => void
+  /** Shortest time between two self-check rounds (default: the poll interval, at least 3,000 ms). */
+  selfCheckIntervalMs?: number
   now?: () => number
   /** Every successful poll, with the head it read up to (for metrics). */
   onPoll?: ((poll: { headBlock: bigint }) => void) | undefined
@@ -57,11 +76,14 @@ export type Indexer = {
 }
 
 /**
- * Follows the registry, the escrow and the arbiter's dispute events into an in-memory store:
- * back-fills from `startBlock` to the head in adaptive windows, then polls. Failures are retried
- * with capped exponential backoff and never skip a block: the cursor moves only past fully
- * applied windows. Each poll first checks that the cursor block still has the hash it was
- * indexed with; if not, it rolls the store back to the common ancestor and indexes the new branch.
+ * Follows the registry, the escrow and the arbiter's dispute events into an in-memory store: back-fills from `startBlock` to
+ * the head in adaptive windows, then polls. Failures are retried with capped exponential backoff
+ * and never skip a block: the cursor moves only past fully applied windows, and a window is
+ * applied only when known complete (see readWindow). Each poll first checks, in one batch, the
+ * node's chain id (another chain: nothing is read, the readers serve nothing until it is back)
+ * and that the cursor block still has the hash it was indexed with; if not, it rolls the store
+ * back to the common ancestor and indexes the new branch. After the scan, jobs whose history does
+ * not fit their record and a few more records in turn are compared with the chain (createSelfCheck).
  *
  * With `newHeads`, a head announced over WebSocket starts a poll at once. Polls never overlap:
  * heads that arrive during one are coalesced into a single poll right after it. A poll reads
@@ -85,6 +107,11 @@ export function createIndexer(
     onError = logError,
     newHeads,
     onNewHeadsChange = logNewHeadsChange,
+    bloomCheckBlocks = 100n,
+    selfCheckJobs = 24,
+    selfCheckServices = 20,
+    onRepair,
+    selfCheckIntervalMs = Math.max(pollIntervalMs, 3_000),
     now = Date.now,
     onPoll,
     onReorg,
@@ -92,6 +119,10 @@ export function createIndexer(
 ): Indexer {
   const store = createStore({ pollIntervalMs, chainId, network, now })
   const window = createScanWindow({ max: maxWindow })
+  const selfCheck =
+    selfCheckJobs + selfCheckServices > 0
+      ? createSelfCheck({ store, registry, escrow, arbiter, window, jobsPerRun: selfCheckJobs, servicesPerRun: selfCheckServices, onRepair, intervalMs: selfCheckIntervalMs, now })
+      : undefined
   let firstBlock = typeof startBlock === 'bigint' ? startBlock : undefined
   let stopped = false
   let failures = 0
@@ -104,31 +135,61 @@ export function createIndexer(
   let started: Promise<void> | undefined
   let follower: HeadFollower | undefined
   let backfilled: () => void = () => undefined
-  let fatal: (error: unknown) => void = () => undefined
 
   /** Resolves with the head it read up to. */
   const poll = async (): Promise<bigint> => {
-    if (firstBlock === undefined || store.sync.lastPollAt === undefined) {
-      const actual = await getChainId(client)
-      if (actual !== chainId) throw new ChainIdMismatchError({ expected: chainId, actual })
-      firstBlock ??= await findBlockByTimestamp(client, { timestamp: (startBlock as { timestamp: bigint }).timestamp })
-    }
     const cursor = store.sync.cursor
-    // One batch: the head, and the cursor block as the node has it now (absent if the chain got
-    // shorter than the cursor).
-    const [head, current] = await Promise.all([
+    // One batch: the chain id, the head, and the cursor block as the node has it now (absent if
+    // the chain got shorter than the cursor). The chain id is settled first: a node serving
+    // another chain fails the other two in its own ways, and must not be read at all.
+    const [actualChainId, latest, atCursor] = await Promise.allSettled([
+      getChainId(client),
       getBlock(client, { blockTag: 'latest' }),
       cursor === undefined ? undefined : getBlock(client, { blockNumber: cursor.number }).catch(absentBlock),
     ])
-    if (cursor !== undefined && current?.hash !== cursor.hash) {
+    if (actualChainId.status === 'rejected') throw actualChainId.reason
+    if (actualChainId.value !== chainId) {
+      const mismatch = new ChainIdMismatchError({ expected: chainId, actual: actualChainId.value })
+      store.servingChain(mismatch)
+      throw mismatch
+    }
+    store.servingChain(undefined)
+    if (latest.status === 'rejected') throw latest.reason
+    if (atCursor.status === 'rejected') throw atCursor.reason
+    const head = latest.value
+    firstBlock ??= await findBlockByTimestamp(client, { timestamp: (startBlock as { timestamp: bigint }).timestamp })
+
+    if (cursor !== undefined && atCursor.value?.hash !== cursor.hash) {
       const ancestor = await findCommonAncestor(client, { blocks: store.recentBlocks, headBlock: head.number })
       if (ancestor === undefined) store.clear()
       else store.rollback(ancestor)
       onReorg?.({ depth: cursor.number - (ancestor?.number ?? firstBlock - 1n), ancestor: ancestor?.number })
     }
     const fromBlock = store.sync.cursor === undefined ? firstBlock : store.sync.cursor.number + 1n
+    let suspects: bigint[] = []
     if (fromBlock <= head.number) {
-      await scanRange(client, { store, registry, escrow, arbiter, fromBlock, toBlock: head.number, toBlockHash: head.hash, window })
+      const read = await scanRange(client, {
+        store,
+        registry,
+        escrow,
+        arbiter,
+        fromBlock,
+        toBlock: head.number,
+        toBlockHash: head.hash,
+        window,
+        bloomCheckBlocks,
+      })
+      // Every job read in this scan is the chain's at the cursor now: its history must fit it.
+      suspects = [...read].filter((jobId) => {
+        const stored = store.job(jobId)
+        return stored !== undefined && checkJobHistory(stored.job, stored.events) !== 'consistent'
+      })
+    }
+    // The rolling round starts after the initial back-fill, which read every record it holds just
+    // now (its suspects, and any a failed repair left, are checked at once): the back-fill is not
+    // held up by a round.
+    if (store.sync.backfilledAt !== undefined || suspects.length > 0 || store.sync.selfCheck.unrepaired > 0) {
+      await selfCheck?.run(client, { firstBlock, suspects })
     }
     store.polled({ headBlock: head.number, at: now() })
     onPoll?.({ headBlock: head.number })
@@ -160,13 +221,8 @@ export function createIndexer(
       },
       (error: unknown) => {
         polling = false
-        if (error instanceof ChainIdMismatchError) {
-          stopped = true
-          void follower?.stop()
-          fatal(error)
-          return
-        }
         failures += 1
+        store.pollFailed(describeFailure(error))
         onError(error)
         schedule(Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (failures - 1)))
       },
@@ -196,9 +252,8 @@ export function createIndexer(
   return {
     store,
     start() {
-      started ??= new Promise<void>((resolve, reject) => {
+      started ??= new Promise<void>((resolve) => {
         backfilled = resolve
-        fatal = reject
         if (newHeads !== undefined) {
           store.followingNewHeads('connecting')
           follower = followHeads({ ...newHeads, onHead, onChange: onNewHeads })
@@ -220,9 +275,16 @@ function absentBlock(error: unknown): undefined {
   throw error
 }
 
+/** What health shows of a failed poll: our errors keep their code, the node's are transport failures. */
+export function describeFailure(error: unknown): { code: string; message: string } {
+  if (error instanceof BaseError) return { code: error.code, message: error.message }
+  const message = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error)
+  const details = (error as { details?: unknown }).details
+  return { code: 'rpc_failed', message: `${message.split('\n')[0]}${typeof details === 'string' && details !== '' ? ` (${details})` : ''}` }
+}
+
 function logError(error: unknown): void {
-  const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
-  console.error(`indexer: poll failed, retrying: ${message}`)
+  console.error(`indexer: poll failed, retrying: ${describeFailure(error).message}`)
 }
 
 function logNewHeadsChange(change: FollowHeadsChange): void {

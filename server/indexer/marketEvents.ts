@@ -6,10 +6,10 @@ import { arbiterJobEventNames } from '../../contract/job.ts'
 type EventOf<abi extends readonly { type: string }[]> = Extract<abi[number], { type: 'event' }>
 type ArbiterJobEvent = Extract<EventOf<typeof arbiterAbi>, { name: (typeof arbiterJobEventNames)[number] }>
 
-const registryEvents = registryAbi.filter((item): item is EventOf<typeof registryAbi> => item.type === 'event')
-const escrowEvents = escrowAbi.filter((item): item is EventOf<typeof escrowAbi> => item.type === 'event')
+export const registryEvents = registryAbi.filter((item): item is EventOf<typeof registryAbi> => item.type === 'event')
+export const escrowEvents = escrowAbi.filter((item): item is EventOf<typeof escrowAbi> => item.type === 'event')
 /** The arbiter's events about a job's dispute; its bond events are not part of any job's history. */
-const arbiterJobEvents = arbiterAbi.filter(
+export const arbiterJobEvents = arbiterAbi.filter(
   (item): item is ArbiterJobEvent =>
     item.type === 'event' && (arbiterJobEventNames as readonly string[]).includes(item.name),
 )

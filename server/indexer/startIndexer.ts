@@ -1,6 +1,8 @@
 import { createPublicClient, http, type Transport } from 'viem'
 import type { Config } from '../../config/ConfigSchema.ts'
-import { createIndexer, type CreateIndexerParameters, type Indexer } from './createIndexer.ts'
+import { redactUrl } from '../../config/redactUrl.ts'
+import { checkNode } from './checkNode.ts'
+import { createIndexer, describeFailure, type CreateIndexerParameters, type Indexer } from './createIndexer.ts'
 
 export type StartIndexerParameters = Pick<
   Config,
@@ -43,7 +45,7 @@ export function startIndexer(
     network: config.network,
     pollIntervalMs: config.pollIntervalMs,
     maxWindow,
-    onError,
+    onError: onError ?? ((error) => console.error(`indexer: poll of ${redactUrl(config.rpcUrl)} failed, retrying: ${describeFailure(error).message}`)),
     newHeads: config.wsRpcUrl === null ? undefined : { url: config.wsRpcUrl, timeoutMs },
     onNewHeadsChange,
     onPoll,
@@ -51,4 +53,21 @@ export function startIndexer(
   })
   indexer.start().catch(onError ?? ((error: unknown) => console.error(error instanceof Error ? error.message : error)))
   return indexer
+}
+
+/**
+ * The start-up check of a server (see checkNode): the node answers within `waitMs`, serves the
+ * configured chain, and holds the registry and the escrow. Throws one clear error otherwise.
+ */
+export async function checkIndexerNode(
+  config: Pick<Config, 'rpcUrl' | 'chainId' | 'registry' | 'escrow'>,
+  { waitMs, timeoutMs = 10_000 }: { waitMs?: number; timeoutMs?: number } = {},
+): Promise<void> {
+  const client = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 0, timeout: timeoutMs }) })
+  await checkNode(client, {
+    url: config.rpcUrl,
+    chainId: config.chainId,
+    contracts: { registry: config.registry, escrow: config.escrow },
+    waitMs,
+  })
 }

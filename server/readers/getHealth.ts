@@ -18,13 +18,16 @@ export type GetHealthReturnType = {
 
 /**
  * Healthy once the initial back-fill reached the chain head and the last poll succeeded within
- * three poll intervals.
+ * three poll intervals, unless something is known wrong: the node serves another chain, or the
+ * self-check found a record that differs from the chain and has not repaired it yet.
  */
 export function getHealth(store: Store, { now = Date.now() }: GetHealthParameters = {}): GetHealthReturnType {
   const { sync } = store
   const lastIndexedBlock = sync.cursor?.number ?? 0n
   const fresh = sync.lastPollAt !== undefined && now - sync.lastPollAt <= stalePollIntervals * sync.pollIntervalMs
-  const ok = sync.backfilledAt !== undefined && fresh
+  const { chainMismatch, lastError, selfCheck } = sync
+  const ok = sync.backfilledAt !== undefined && fresh && chainMismatch === undefined && selfCheck.unrepaired === 0
+  const problems = chainMismatch !== undefined ? [{ code: chainMismatch.code, message: chainMismatch.message }] : lastError === undefined ? [] : [lastError]
   const health = toHealth({
     ok,
     uptimeSec: Math.max(0, Math.floor((now - sync.startedAt) / 1000)),
@@ -35,6 +38,8 @@ export function getHealth(store: Store, { now = Date.now() }: GetHealthParameter
     chainId: sync.chainId,
     network: sync.network,
     newHeads: sync.newHeads,
+    problems,
+    selfCheck,
   })
   return { ok, health }
 }

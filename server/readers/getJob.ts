@@ -2,6 +2,7 @@ import type { JobDetail } from '../../contract/job.ts'
 import { JobNotFoundError } from '../../errors/notFound.ts'
 import type { Store } from '../store/createStore.ts'
 import { toJobDetail } from './toJobDetail.ts'
+import { assertServing } from './assertServing.ts'
 
 export type GetJobParameters = { jobId: bigint }
 export type GetJobReturnType = JobDetail
@@ -12,6 +13,7 @@ export type GetJobReturnType = JobDetail
  * per call, a single literal over the stored record and events (tens of nanoseconds).
  */
 export function getJob(store: Store, { jobId }: GetJobParameters): GetJobReturnType {
+  assertServing(store)
   const stored = store.job(jobId)
   if (stored === undefined) throw new JobNotFoundError({ jobId })
   return toJobDetail(stored.job, stored.events)

@@ -1,5 +1,6 @@
 import type { Seller } from '../../contract/seller.ts'
 import type { Store, StoredJob } from '../store/createStore.ts'
+import { assertServing } from './assertServing.ts'
 
 export type GetSellerParameters = {
   /** 0x + 40 hex in any case; echoed back exactly as given. */
@@ -9,6 +10,7 @@ export type GetSellerReturnType = Seller
 
 /** Everything of one seller, newest first; a seller with nothing gets two empty arrays. */
 export function getSeller(store: Store, { address }: GetSellerParameters): GetSellerReturnType {
+  assertServing(store)
   const serviceIds = store.sellerServiceIds(address)
   const sellerJobs = store.sellerJobs(address)
   const services: Seller['services'] = []

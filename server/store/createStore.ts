@@ -4,6 +4,7 @@ import type { Health } from '../../contract/health.ts'
 import type { Job, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
+import type { ChainIdMismatchError } from '../../errors/chain.ts'
 import { compareUintText } from './compareUintText.ts'
 import { createValuePool } from './createValuePool.ts'
 
@@ -41,6 +42,34 @@ export type StoreSync = {
   network: string
   /** Whether new heads are followed over WebSocket (and whether that subscription is up). */
   newHeads: Health['newHeads']
+  /**
+   * The contracts' next ids at the cursor (after the last applied window), so the next window's
+   * creations are counted without reading an old block's state; undefined after a rollback.
+   */
+  nextIds: { service: bigint; job: bigint } | undefined
+  /** Set while the node serves another chain than the configured one: the readers serve nothing. */
+  chainMismatch: ChainIdMismatchError | undefined
+  /** Why the last poll failed; undefined once one succeeds. */
+  lastError: { code: string; message: string } | undefined
+  /** Polls that completed, and polls that failed (each is retried). */
+  polls: number
+  failedPolls: number
+  selfCheck: SelfCheckStatus
+}
+
+/** Where the continuous comparison of the store with the chain stands (see createSelfCheck). */
+export type SelfCheckStatus = {
+  /** When the last check ran (epoch ms); undefined before the first. */
+  lastRunAt: number | undefined
+  /** Records the last check compared with the chain. */
+  checkedServices: number
+  checkedJobs: number
+  /** Records the last check found different from the chain. */
+  differences: number
+  /** Records known to differ from the chain and not repaired yet: while any, health is not ok. */
+  unrepaired: number
+  /** Records repaired since the start. */
+  repairs: number
 }
 
 export type Store = {
@@ -79,7 +108,7 @@ export type Store = {
   /** Adds an event to a stored job; a log already applied (same block and log index) changes nothing. */
   addJobEvent(parameters: AddJobEventParameters): void
   /** Marks `block` fully applied: it becomes the cursor and is remembered for reorg checks. */
-  advance(block: BlockRef): void
+  advance(block: BlockRef, nextIds?: StoreSync['nextIds']): void
   /** Records a completed poll; the first one also marks the initial back-fill done. */
   polled(parameters: { headBlock: bigint; at: number }): void
   /** Records how the new-heads subscription stands, for the health reader. */
@@ -88,7 +117,20 @@ export type Store = {
   rollback(ancestor: BlockRef): void
   /** Forgets everything, for a reorg deeper than the remembered blocks. */
   clear(): void
+  /** Records whether the node serves the configured chain (undefined) or another one. */
+  servingChain(mismatch: ChainIdMismatchError | undefined): void
+  /** Records a failed poll and why. */
+  pollFailed(error: { code: string; message: string }): void
+  /** Records where the self-check stands. */
+  selfChecked(status: Partial<SelfCheckStatus>): void
+  /**
+   * Replaces a job's record and its whole history with what was just read from the chain (a
+   * repair): the counters follow. Events are given oldest first.
+   */
+  replaceJob(parameters: ReplaceJobParameters): void
 }
+
+export type ReplaceJobParameters = PutJobParameters & { events: readonly Omit<AddJobEventParameters, 'jobId'>[] }
 
 export type PutServiceParameters = {
   serviceId: bigint
@@ -202,6 +244,12 @@ export function createStore({
     chainId,
     network,
     newHeads: 'off',
+    nextIds: undefined,
+    chainMismatch: undefined,
+    lastError: undefined,
+    polls: 0,
+    failedPolls: 0,
+    selfCheck: { lastRunAt: undefined, checkedServices: 0, checkedJobs: 0, differences: 0, unrepaired: 0, repairs: 0 },
   }
   let serviceListCache: Service[] | undefined
   let version = 0
@@ -368,8 +416,9 @@ export function createStore({
       changed()
     },
 
-    advance(block) {
+    advance(block, nextIds) {
       sync.cursor = block
+      sync.nextIds = nextIds
       recentBlocks.set(block.number, block.hash)
       for (const number of recentBlocks.keys()) {
         if (recentBlocks.size <= recentBlockLimit) break
@@ -381,6 +430,30 @@ export function createStore({
       sync.headBlock = headBlock
       sync.lastPollAt = at
       sync.backfilledAt ??= at
+      sync.lastError = undefined
+      sync.polls += 1
+    },
+
+    pollFailed({ code, message }) {
+      sync.lastError = { code, message }
+      sync.failedPolls += 1
+    },
+
+    servingChain(mismatch) {
+      // Answers built while the chain was right (kept bodies, ETags) must not outlive the change.
+      if ((mismatch === undefined) !== (sync.chainMismatch === undefined)) changed()
+      sync.chainMismatch = mismatch
+    },
+
+    selfChecked(status) {
+      sync.selfCheck = { ...sync.selfCheck, ...status }
+    },
+
+    replaceJob({ jobId, job, events }) {
+      store.putJob({ jobId, job })
+      const entry = findJob(jobs, jobKey(jobId)) as JobEntry
+      setEvents(entry, noEvents)
+      for (const event of events) store.addJobEvent({ jobId, ...event })
     },
 
     followingNewHeads(state) {
@@ -418,6 +491,7 @@ export function createStore({
       }
       for (const number of recentBlocks.keys()) if (number > ancestor.number) recentBlocks.delete(number)
       sync.cursor = ancestor
+      sync.nextIds = undefined
     },
 
     clear() {
@@ -429,6 +503,7 @@ export function createStore({
       sellers.clear()
       recentBlocks.clear()
       sync.cursor = undefined
+      sync.nextIds = undefined
     },
   }
   return store

@@ -40,13 +40,14 @@ test('declared statuses', () => {
   )
   expect(statuses).toEqual({
     '/healthz': [200, 503],
-    '/v1/services': [200],
-    '/v1/services/:id': [200, 400, 404],
-    '/v1/services/:id/events': [200, 400, 404],
-    '/v1/jobs': [200, 400],
-    '/v1/jobs/:id': [200, 400, 404],
-    '/v1/sellers/:address': [200, 400],
-    '/v1/stats': [200],
+    // 503: the node serves another chain (chain_id_mismatch).
+    '/v1/services': [200, 503],
+    '/v1/services/:id': [200, 400, 404, 503],
+    '/v1/services/:id/events': [200, 400, 404, 503],
+    '/v1/jobs': [200, 400, 503],
+    '/v1/jobs/:id': [200, 400, 404, 503],
+    '/v1/sellers/:address': [200, 400, 503],
+    '/v1/stats': [200, 503],
   })
 })
 

@@ -1,6 +1,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -127,6 +129,31 @@ describe('flags', () => {
     expect(await run.exited).toBe(1)
     expect(run.output()).toContain('--rpc-port must be a TCP port number from 1 to 65535, got "abc".')
     expect(existsSync(join(directory, 'unused.json'))).toBe(false)
+  })
+
+  test('--rpc-port already taken by another node: refused, naming the port and the flag, before any request to it', async () => {
+    // A JSON-RPC node of the same chain id, as a devnet left running would be.
+    const requests: string[] = []
+    const other = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      request.on('end', () => {
+        requests.push(body)
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x7a69' }))
+      })
+    })
+    const port = await new Promise<number>((resolve) => other.listen(0, '127.0.0.1', () => resolve((other.address() as AddressInfo).port)))
+    try {
+      const run = runStart(['--rpc-port', String(port), '--deployment', join(directory, 'taken.json')])
+      expect(await run.exited).toBe(1)
+      expect(run.output()).toContain(
+        `npm start failed: Port ${port} on 127.0.0.1 is already in use (another node?), so the devnet node cannot listen there; nothing was sent to it. Choose another port with --rpc-port <port>.`,
+      )
+      expect(requests).toEqual([])
+      expect(existsSync(join(directory, 'taken.json'))).toBe(false)
+    } finally {
+      other.close()
+    }
   })
 
   test('--help', async () => {

@@ -3,7 +3,7 @@ import { createPublicClient, http, parseEther } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { startNode } from '../../devnet/startNode.ts'
 import { seedAccounts } from '../../devnet/seed/seedAccounts.ts'
-import { NodeStartError } from '../../errors/devnet.ts'
+import { NodeStartError, PortInUseError } from '../../errors/devnet.ts'
 import { getFreePort } from '../support/getFreePort.ts'
 
 test('default', async () => {
@@ -30,18 +30,30 @@ describe('stop', () => {
 })
 
 describe('port', () => {
-  test('a taken port fails with NodeStartError and the node output', async () => {
+  test('a taken port fails with PortInUseError naming it, before anything is spawned', async () => {
     const blocker = createServer()
     const port = await new Promise<number>((resolve) =>
       blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
     )
     try {
       const error = await startNode({ port }).catch((error: unknown) => error)
+      expect(error).toBeInstanceOf(PortInUseError)
       expect(error).toBeInstanceOf(NodeStartError)
-      expect((error as NodeStartError).message).toBe(`The hardhat node at "http://127.0.0.1:${port}" did not start.`)
-      expect((error as NodeStartError).details).toMatch(/EADDRINUSE|address already in use/i)
+      expect((error as PortInUseError).message).toBe(
+        `Port ${port} on 127.0.0.1 is already in use (another node?), so the devnet node cannot listen there; nothing was sent to it. Choose another port.`,
+      )
     } finally {
       blocker.close()
+    }
+  })
+
+  test('a node already on the port is never taken for ours', async () => {
+    const port = await getFreePort()
+    const first = await startNode({ port })
+    try {
+      await expect(startNode({ port })).rejects.toThrow(PortInUseError)
+    } finally {
+      await first.stop()
     }
   })
 })

@@ -52,6 +52,9 @@ test('a job is read once per scan, however many windows its events fall in', asy
     chainId: deployment.chainId,
     network: 'devnet',
     maxWindow,
+    // The self-check reads jobs again on purpose; this counts the scan's reads.
+    selfCheckJobs: 0,
+    selfCheckServices: 0,
     onError: (error) => errors.push(error),
   })
   try {

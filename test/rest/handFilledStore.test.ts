@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { JobListSchema } from '../../contract/lists.ts'
 import { HealthSchema } from '../../contract/health.ts'
 import { JobSchema } from '../../contract/job.ts'
+import { ChainIdMismatchError } from '../../errors/chain.ts'
 import { createStore } from '../../server/store/createStore.ts'
 import { httpRequest } from './httpRequest.ts'
 import { listenApp, type RestServer } from './startRestServer.ts'
@@ -79,5 +80,37 @@ describe.each(['production', 'development'] as const)('%s mode', (mode) => {
     expect(health.ok).toBe(false)
     expect(health.syncing).toBe(true)
     expect(health.counters.jobs).toBe(jobCount)
+  })
+})
+
+describe('the node serves another chain', () => {
+  const wrongChain = createStore({ pollIntervalMs: 3_000, chainId: 31337, network: 'devnet' })
+  wrongChain.polled({ headBlock: 10n, at: Date.now() })
+  let server: RestServer
+  beforeAll(async () => {
+    server = await listenApp({ store: wrongChain, mode: 'production' })
+  })
+  afterAll(() => server.stop())
+
+  test('/v1/* answer 503 chain_id_mismatch, /healthz 503 says why; both come back by themselves', async () => {
+    const before = await httpRequest(server.baseUrl, '/v1/stats')
+    expect(before.status).toBe(200)
+    wrongChain.servingChain(new ChainIdMismatchError({ expected: 31337, actual: 1 }))
+    const message = 'The node serves chain "1", but the configuration expects chain "31337".'
+    for (const path of ['/v1/services', '/v1/services/1', '/v1/jobs', '/v1/jobs/1', '/v1/sellers/0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', '/v1/stats']) {
+      const response = await httpRequest(server.baseUrl, path, { headers: { 'if-none-match': before.headers.etag as string } })
+      expect({ path, status: response.status, body: JSON.parse(response.text) }).toEqual({
+        path,
+        status: 503,
+        body: { error: { code: 'chain_id_mismatch', message } },
+      })
+    }
+    const health = await httpRequest(server.baseUrl, '/healthz')
+    expect(health.status).toBe(503)
+    expect(HealthSchema.parse(JSON.parse(health.text))).toMatchObject({ ok: false, problems: [{ code: 'chain_id_mismatch', message }] })
+
+    wrongChain.servingChain(undefined)
+    expect((await httpRequest(server.baseUrl, '/v1/stats')).status).toBe(200)
+    expect((await httpRequest(server.baseUrl, '/healthz')).status).toBe(200)
   })
 })

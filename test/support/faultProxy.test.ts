@@ -33,7 +33,19 @@ test('default', async () => {
   expect(proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
   expect(await rpc(proxy.url, chainId)).toEqual({ status: 200, json: { jsonrpc: '2.0', id: 1, result: '0x7a69' } })
   expect(proxy.requests()).toBe(1)
-  expect(proxy.counts).toEqual({ drop: 0, status429: 0, status500: 0, delay: 0, rangeTooLarge: 0 })
+  expect(Object.values(proxy.counts).every((count) => count === 0)).toBe(true)
+  expect(Object.keys(proxy.counts)).toEqual([
+    'drop',
+    'status429',
+    'status500',
+    'delay',
+    'rangeTooLarge',
+    'emptyLogs',
+    'partialLogs',
+    'undecodableLog',
+    'otherChain',
+    'lagging',
+  ])
 })
 
 describe('faultRate', () => {
@@ -92,5 +104,65 @@ describe('maxLogRange', () => {
       { id: 2, error: { code: -32005 } },
       { id: 3, result: expect.any(Array) },
     ])
+  })
+})
+
+type RpcLog = { data: string; topics: string[]; logIndex: string; blockNumber: string }
+const blockNumber = { jsonrpc: '2.0', id: 4, method: 'eth_blockNumber', params: [] }
+
+async function allLogs(url: string): Promise<RpcLog[]> {
+  const head = Number.parseInt(((await rpc(url, blockNumber)).json as { result: string }).result, 16)
+  return ((await rpc(url, getLogs(0, head))).json as { result: RpcLog[] }).result
+}
+
+describe('log faults', () => {
+  test('emptyLogs, partialLogs, undecodableLog: queued, each spoils one answer that holds logs', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl })
+    const logs = await allLogs(proxy.url)
+    expect(logs.length).toBeGreaterThan(2)
+    proxy.queueLogFault('emptyLogs', 1)
+    proxy.queueLogFault('partialLogs', 1)
+    proxy.queueLogFault('undecodableLog', 1)
+    expect(await allLogs(proxy.url)).toEqual([])
+    const partial = await allLogs(proxy.url)
+    expect(partial.length).toBe(logs.length - 1)
+    for (const log of partial) expect(logs).toContainEqual(log)
+    const spoiled = await allLogs(proxy.url)
+    expect(spoiled.length).toBe(logs.length)
+    expect(spoiled.filter((log, index) => JSON.stringify(log) !== JSON.stringify(logs[index])).length).toBe(1)
+    expect(await allLogs(proxy.url)).toEqual(logs)
+    expect(proxy.counts).toMatchObject({ emptyLogs: 1, partialLogs: 1, undecodableLog: 1 })
+  })
+
+  test('logFaultRate: a share of the answers, every kind', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl, logFaultRate: 0.5, seed: 5 })
+    for (let request = 0; request < 30; request += 1) await allLogs(proxy.url)
+    const { emptyLogs, partialLogs, undecodableLog } = proxy.counts
+    expect(Math.min(emptyLogs, partialLogs, undecodableLog)).toBeGreaterThan(0)
+    expect(emptyLogs + partialLogs + undecodableLog).toBeLessThan(30)
+  })
+})
+
+describe('lagRate', () => {
+  test('a lagging backend: its latest block is lagBlocks behind, later blocks and logs are unknown to it', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl, lagRate: 1, lagBlocks: 5n })
+    const head = Number.parseInt(((await rpc(rpcUrl, blockNumber)).json as { result: string }).result, 16)
+    expect((await rpc(proxy.url, blockNumber)).json).toMatchObject({ result: `0x${(head - 5).toString(16)}` })
+    const byNumber = (number: number) => ({ jsonrpc: '2.0', id: 5, method: 'eth_getBlockByNumber', params: [`0x${number.toString(16)}`, false] })
+    expect((await rpc(proxy.url, byNumber(head))).json).toMatchObject({ result: null })
+    const logs = ((await rpc(proxy.url, getLogs(0, head))).json as { result: RpcLog[] }).result
+    expect(logs.every((log) => Number.parseInt(log.blockNumber, 16) <= head - 5)).toBe(true)
+    expect(proxy.counts.lagging).toBe(3)
+  })
+})
+
+describe('switchChain', () => {
+  test('another chain behind the same URL, and back', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl })
+    proxy.switchChain({ target: rpcUrl, chainId: 1 })
+    expect((await rpc(proxy.url, chainId)).json).toMatchObject({ result: '0x1' })
+    proxy.switchChain(undefined)
+    expect((await rpc(proxy.url, chainId)).json).toMatchObject({ result: '0x7a69' })
+    expect(proxy.counts.otherChain).toBe(1)
   })
 })

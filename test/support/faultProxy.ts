@@ -1,9 +1,24 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-const faultKinds = ['drop', 'status429', 'status500', 'delay', 'rangeTooLarge'] as const
+const faultKinds = [
+  'drop',
+  'status429',
+  'status500',
+  'delay',
+  'rangeTooLarge',
+  'emptyLogs',
+  'partialLogs',
+  'undecodableLog',
+  'otherChain',
+  'lagging',
+] as const
 export type FaultKind = (typeof faultKinds)[number]
 export type FaultCounts = Record<FaultKind, number>
+
+/** What a load-balanced node does to an `eth_getLogs` answer that holds logs. */
+const logFaults = ['emptyLogs', 'partialLogs', 'undecodableLog'] as const
+export type LogFaultKind = (typeof logFaults)[number]
 
 export type StartFaultProxyParameters = {
   /** JSON-RPC endpoint of the real node. */
@@ -18,6 +33,16 @@ export type StartFaultProxyParameters = {
   delayMs?: number
   /** Seed of the fault dice, so a run can be replayed. */
   seed?: number
+  /** Probability (0..1) that an `eth_getLogs` answer holding logs gets one random fault of `logKinds`. */
+  logFaultRate?: number
+  logKinds?: readonly LogFaultKind[]
+  /**
+   * Probability (0..1) that a request is served by a backend `lagBlocks` behind the head: its
+   * "latest" is that block, later blocks are unknown (null headers, "header not found" calls)
+   * and its logs stop there: an empty or partial answer, as from a node behind its balancer.
+   */
+  lagRate?: number
+  lagBlocks?: bigint
 }
 
 export type FaultProxy = {
@@ -26,12 +51,26 @@ export type FaultProxy = {
   counts: FaultCounts
   /** Requests received, faulty or not. */
   requests: () => number
+  /** JSON-RPC calls received (a batch counts each of its calls), by method. */
+  calls: Record<string, number>
   setFaultRate: (rate: number) => void
+  setLogFaultRate: (rate: number) => void
+  setLagRate: (rate: number) => void
+  /** The next `times` `eth_getLogs` answers holding logs get this fault (before any dice). */
+  queueLogFault: (kind: LogFaultKind, times: number) => void
+  /** Forgets the queued log faults. */
+  clearLogFaults: () => void
+  /**
+   * Serve another chain: every request goes to `target`, and `eth_chainId` answers `chainId`
+   * (the node behind the balancer was swapped); `undefined` switches back.
+   */
+  switchChain: (other: { target: string; chainId: number } | undefined) => void
   stop: () => Promise<void>
 }
 
 type JsonRpcRequest = { jsonrpc: '2.0'; id: unknown; method: string; params?: unknown[] }
 type JsonRpcResponse = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: unknown }
+type RpcLogLike = { data: string; topics: string[] }
 
 const randomFaults = ['drop', 'status429', 'status500', 'delay'] as const satisfies readonly FaultKind[]
 export type RandomFaultKind = (typeof randomFaults)[number]
@@ -48,10 +87,19 @@ export async function startFaultProxy({
   maxLogRange,
   delayMs = 5_000,
   seed = 1,
+  logFaultRate = 0,
+  logKinds = logFaults,
+  lagRate = 0,
+  lagBlocks = 3n,
 }: StartFaultProxyParameters): Promise<FaultProxy> {
-  const counts: FaultCounts = { drop: 0, status429: 0, status500: 0, delay: 0, rangeTooLarge: 0 }
+  const counts = Object.fromEntries(faultKinds.map((kind) => [kind, 0])) as FaultCounts
   const random = mulberry32(seed)
   let rate = faultRate
+  let logRate = logFaultRate
+  let lagging = lagRate
+  const queued: LogFaultKind[] = []
+  const calls: Record<string, number> = {}
+  let other: { target: string; chainId: number } | undefined
   let requests = 0
   const timers = new Set<NodeJS.Timeout>()
 
@@ -83,35 +131,105 @@ export async function startFaultProxy({
   }
 
   const forward = async (body: string): Promise<{ status: number; body: string }> => {
-    if (maxLogRange === undefined) return post(target, body)
+    const destination = other?.target ?? target
     let parsed: JsonRpcRequest | JsonRpcRequest[]
     try {
       parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]
     } catch {
-      return post(target, body)
+      return post(destination, body)
     }
     const batch = Array.isArray(parsed) ? parsed : [parsed]
-    const refused = new Map<JsonRpcRequest, JsonRpcResponse>()
+    for (const { method } of batch) calls[method] = (calls[method] ?? 0) + 1
+    // One backend serves a whole HTTP request, as behind a load balancer.
+    const laggedHead = random() < lagging ? (await blockNumber(destination)) - lagBlocks : undefined
+    if (laggedHead !== undefined) counts.lagging += 1
+    const answered = new Map<JsonRpcRequest, JsonRpcResponse>()
+    const passed: JsonRpcRequest[] = []
     for (const request of batch) {
-      const span = await logRangeSpan(request)
-      if (span !== undefined && span > maxLogRange) {
+      const span = maxLogRange === undefined ? undefined : await logRangeSpan(request)
+      if (span !== undefined && maxLogRange !== undefined && span > maxLogRange) {
         counts.rangeTooLarge += 1
-        refused.set(request, {
+        answered.set(request, {
           jsonrpc: '2.0',
           id: request.id,
           error: { code: -32005, message: `query block range too large: ${span} blocks, max is ${maxLogRange}` },
         })
+        continue
       }
+      const lagged = laggedHead === undefined ? request : lagRequest(request, laggedHead)
+      if ('result' in lagged || 'error' in lagged) answered.set(request, lagged as JsonRpcResponse)
+      else passed.push(lagged as JsonRpcRequest)
     }
-    if (refused.size === 0) return post(target, body)
-    const passed = batch.filter((request) => !refused.has(request))
     const forwarded = new Map<unknown, JsonRpcResponse>()
     if (passed.length > 0) {
-      const answer = await post(target, JSON.stringify(passed))
+      const answer = await post(destination, JSON.stringify(passed))
+      if (answer.status !== 200) return answer
       for (const response of JSON.parse(answer.body) as JsonRpcResponse[]) forwarded.set(response.id, response)
     }
-    const responses = batch.map((request) => refused.get(request) ?? forwarded.get(request.id))
+    const responses = batch.map((request) => {
+      const response = answered.get(request) ?? forwarded.get(request.id)
+      if (response === undefined) return response
+      if (request.method === 'eth_chainId' && other !== undefined && response.result !== undefined) {
+        counts.otherChain += 1
+        return { ...response, result: `0x${other.chainId.toString(16)}` }
+      }
+      if (request.method === 'eth_getLogs' && Array.isArray(response.result) && response.result.length > 0) {
+        return { ...response, result: spoilLogs(response.result as RpcLogLike[]) }
+      }
+      return response
+    })
     return { status: 200, body: JSON.stringify(Array.isArray(parsed) ? responses : responses[0]) }
+  }
+
+  /** A request as a backend at `head` sees it: rewritten, or answered (null, [], "header not found"). */
+  const lagRequest = (request: JsonRpcRequest, head: bigint): JsonRpcRequest | JsonRpcResponse => {
+    const headHex = `0x${head.toString(16)}`
+    const beyond = (tag: unknown): boolean => typeof tag === 'string' && tag.startsWith('0x') && BigInt(tag) > head
+    const params = [...(request.params ?? [])]
+    switch (request.method) {
+      case 'eth_blockNumber':
+        return { jsonrpc: '2.0', id: request.id, result: headHex }
+      case 'eth_getBlockByNumber':
+        if (params[0] === 'latest') return { ...request, params: [headHex, ...params.slice(1)] }
+        if (beyond(params[0])) return { jsonrpc: '2.0', id: request.id, result: null }
+        return request
+      case 'eth_getLogs': {
+        const filter = { ...(params[0] as Record<string, unknown>) }
+        if (filter.blockHash !== undefined) return request
+        if (beyond(filter.fromBlock)) return { jsonrpc: '2.0', id: request.id, result: [] }
+        if (filter.toBlock === 'latest' || beyond(filter.toBlock)) filter.toBlock = headHex
+        return { ...request, params: [filter] }
+      }
+      case 'eth_call':
+      case 'eth_getBalance':
+      case 'eth_getCode': {
+        const tag = params[1]
+        if (tag === undefined || tag === 'latest') return { ...request, params: [params[0], headHex] }
+        if (beyond(tag)) return { jsonrpc: '2.0', id: request.id, error: { code: -32000, message: 'header not found' } }
+        return request
+      }
+      default:
+        return request
+    }
+  }
+
+  /** One fault of the queue or the dice, or none, applied to an answer that holds logs. */
+  const spoilLogs = (logs: RpcLogLike[]): RpcLogLike[] => {
+    const kind = queued.shift() ?? (random() < logRate ? logKinds[Math.floor(random() * logKinds.length)] : undefined)
+    if (kind === undefined) return logs
+    counts[kind] += 1
+    if (kind === 'emptyLogs') return []
+    const position = Math.floor(random() * logs.length)
+    if (kind === 'partialLogs') return logs.toSpliced(position, 1)
+    const log = logs[position] as RpcLogLike
+    // A cut data field or one topic too many: no event of the ABI decodes it.
+    const spoiled = log.data.length > 10 ? { ...log, data: log.data.slice(0, 10) } : { ...log, topics: [...log.topics, `0x${'00'.repeat(32)}`] }
+    return logs.toSpliced(position, 1, spoiled)
+  }
+
+  const blockNumber = async (url: string): Promise<bigint> => {
+    const answer = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', params: [] }))
+    return BigInt((JSON.parse(answer.body) as { result: string }).result)
   }
 
   const logRangeSpan = async (request: JsonRpcRequest): Promise<bigint | undefined> => {
@@ -145,8 +263,24 @@ export async function startFaultProxy({
     url: `http://127.0.0.1:${port}`,
     counts,
     requests: () => requests,
+    calls,
     setFaultRate: (next) => {
       rate = next
+    },
+    setLogFaultRate: (next) => {
+      logRate = next
+    },
+    setLagRate: (next) => {
+      lagging = next
+    },
+    queueLogFault: (kind, times) => {
+      for (let index = 0; index < times; index += 1) queued.push(kind)
+    },
+    clearLogFaults: () => {
+      queued.length = 0
+    },
+    switchChain: (next) => {
+      other = next
     },
     stop: async () => {
       for (const timer of timers) clearTimeout(timer)

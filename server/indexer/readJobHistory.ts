@@ -1,0 +1,75 @@
+import { numberToHex, type Address, type Client } from 'viem'
+import { getBlock } from 'viem/actions'
+import { toJobEvent } from '../../chain/mappers/toJobEvent.ts'
+import { readLogs } from '../../chain/read/readLogs.ts'
+import { jobEventNames, type JobEventName } from '../../contract/job.ts'
+import { ChainChangedError, LogRangeTooLargeError } from '../../errors/chain.ts'
+import type { ReplaceJobParameters } from '../store/createStore.ts'
+import type { ScanWindow } from './createScanWindow.ts'
+import { isRangeTooLargeError } from './isRangeTooLargeError.ts'
+import { arbiterJobEvents, escrowEvents } from './marketEvents.ts'
+
+export type ReadJobHistoryParameters = {
+  escrow: Address
+  arbiter: Address
+  jobId: bigint
+  fromBlock: bigint
+  toBlock: bigint
+  /** Window sizes the node accepts (shared with the scan, so a repair does not learn them again). */
+  window: ScanWindow
+}
+export type ReadJobHistoryReturnType = ReplaceJobParameters['events']
+
+const jobHistoryEvents = [...escrowEvents, ...arbiterJobEvents]
+
+/**
+ * Every event of one job from `fromBlock` to `toBlock`, oldest first, dated: the escrow's and the
+ * arbiter's logs whose first indexed argument is the job id, read window by window. For repairs, rare, so one
+ * job at a time. A log whose block changed while it was read fails with ChainChangedError.
+ */
+export async function readJobHistory(
+  client: Client,
+  { escrow, arbiter, jobId, fromBlock, toBlock, window }: ReadJobHistoryParameters,
+): Promise<ReadJobHistoryReturnType> {
+  const jobTopic = numberToHex(jobId, { size: 32 })
+  const logs = []
+  let from = fromBlock
+  while (from <= toBlock) {
+    const size = window.size()
+    const to = from + size - 1n < toBlock ? from + size - 1n : toBlock
+    try {
+      logs.push(...(await readLogs(client, { address: [escrow, arbiter], events: jobHistoryEvents, fromBlock: from, toBlock: to, argTopics: [jobTopic] })))
+    } catch (cause) {
+      if (isRangeTooLargeError(cause) && window.rejected(to - from + 1n)) continue
+      if (isRangeTooLargeError(cause)) throw new LogRangeTooLargeError({ fromBlock: from, toBlock: to, cause })
+      throw cause
+    }
+    window.succeeded(to - from + 1n)
+    from = to + 1n
+  }
+  const jobLogs = logs.filter((log) => log.args.jobId === jobId && isJobEventName(log.eventName))
+  const headers = await Promise.all(
+    [...new Set(jobLogs.map((log) => log.blockNumber))].map((blockNumber) => getBlock(client, { blockNumber })),
+  )
+  const byNumber = new Map(headers.map((header) => [header.number, header]))
+  return jobLogs
+    .toSorted((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1))
+    .map((log) => {
+      const header = byNumber.get(log.blockNumber)
+      if (header?.hash !== log.blockHash) throw new ChainChangedError({ blockNumber: log.blockNumber })
+      return {
+        event: toJobEvent({
+          event: log.eventName as JobEventName,
+          blockNumber: log.blockNumber,
+          transactionHash: log.transactionHash,
+          logIndex: log.logIndex,
+          timestamp: header.timestamp,
+        }),
+        settledWei: log.eventName === 'JobSettled' ? log.args.paidToSeller + log.args.protocolFee : undefined,
+      }
+    })
+}
+
+function isJobEventName(name: string): name is JobEventName {
+  return (jobEventNames as readonly string[]).includes(name)
+}
