@@ -19,9 +19,6 @@ export type IndexerMetrics = {
   observe: (store: Store) => void
 }
 
-/** Self-check status as the integrity work adds it to `store.sync`; read only if present. */
-type SelfCheckStatus = { repairs?: number; unrepaired?: number; differences?: number }
-
 /**
  * The indexer's metrics. Gauges are `collect` callbacks reading the store's own state when
  * Prometheus scrapes (nothing is counted twice, nothing drifts from /healthz); only events that
@@ -107,14 +104,15 @@ export function addIndexerMetrics({ registry, rpc, startBlock, now = Date.now }:
   )
   new Gauge({
     name: 'indexer_self_check',
-    help: 'The self-check comparing the store with the chain: repairs made since the start, and records known to differ and not repaired yet.',
+    help: 'The self-check comparing the store with the chain: repairs made since the start, records known to differ and not repaired yet, differences found.',
     labelNames: ['figure'] as const,
     registers,
     collect() {
-      const selfCheck = (store?.sync as { selfCheck?: SelfCheckStatus } | undefined)?.selfCheck
-      if (selfCheck === undefined) return
-      if (selfCheck.repairs !== undefined) this.set({ figure: 'repairs' }, selfCheck.repairs)
-      if (selfCheck.unrepaired !== undefined) this.set({ figure: 'unrepaired' }, selfCheck.unrepaired)
+      if (store === undefined) return
+      const { repairs, unrepaired, differences } = store.sync.selfCheck
+      this.set({ figure: 'repairs' }, repairs)
+      this.set({ figure: 'unrepaired' }, unrepaired)
+      this.set({ figure: 'differences' }, differences)
     },
   })
 

@@ -156,6 +156,7 @@ describe('metrics', () => {
     expect(sample(after, 'indexer_polls_total{outcome="ok"}')).toBeGreaterThanOrEqual(1)
     expect(sample(after, 'indexer_polls_total{outcome="failed"}')).toBe(0)
     expect(sample(after, 'indexer_reorgs_total')).toBe(0)
+    expect(sample(after, 'indexer_self_check{figure="unrepaired"}')).toBe(0)
     expect(sample(after, 'process_resident_memory_bytes')).toBeGreaterThan(0)
 
     // A settlement on the chain raises the settled counter and moves the cursor.
