@@ -4,6 +4,7 @@ import type { GenerateJobsReturnType } from './generateJobs.ts'
 import type { BackfillResult } from './measureBackfill.ts'
 import type { LagResult } from './measureLag.ts'
 import type { MemoryResult } from './measureMemory.ts'
+import type { ObservabilityCost } from './measureObservability.ts'
 import type { BenchOptions } from './parseBenchArgs.ts'
 
 /** Everything one `npm run bench` measured; written to bench/results.json (bigints as strings). */
@@ -20,5 +21,7 @@ export type BenchResults = {
   rest: CeilingComparison[]
   mcp: CeilingComparison[]
   memory: MemoryResult
+  /** What request metrics and access logs cost per request (see measureObservability). */
+  observability: ObservabilityCost[]
   targets: TargetCheck[]
 }

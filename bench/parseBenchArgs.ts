@@ -2,13 +2,15 @@ import { parseArgs } from 'node:util'
 import { BenchArgumentError } from '../errors/bench.ts'
 
 /** Stages a run may leave out (generation, back-fill and memory always run: the others need them). */
-export const skippableStages = ['lag', 'rest', 'mcp'] as const
+export const skippableStages = ['lag', 'rest', 'mcp', 'observability'] as const
 export type SkippableStage = (typeof skippableStages)[number]
 
 export type BenchOptions = {
   quick: boolean
   /** Stages left out of this run, for measuring one part quickly; a full report skips none. */
   skip: readonly SkippableStage[]
+  /** Only measure what request metrics and access logs cost (no devnet, no market: a minute). */
+  observabilityOnly: boolean
   jobs: number
   /** Measured seconds per endpoint (after the warm-up). */
   durationSec: number
@@ -29,7 +31,7 @@ export type ParseBenchArgsReturnType = BenchOptions
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--duration S] [--warmup S] [--connections C] ' +
   '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--cpu-prof DIR] [--out FILE] ' +
-  `[--skip ${skippableStages.join(',')}]`
+  `[--skip ${skippableStages.join(',')}] [--observability-only]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
 export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnType {
@@ -49,6 +51,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         'cpu-prof': { type: 'string' },
         out: { type: 'string' },
         skip: { type: 'string' },
+        'observability-only': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -71,6 +74,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
   return {
     quick,
     skip: skip as SkippableStage[],
+    observabilityOnly: values['observability-only'] === true,
     jobs: Math.floor(number('jobs', values.jobs, quick ? 2_000 : 10_000, 1)),
     durationSec: number('duration', values.duration, quick ? 3 : 10, 1),
     warmupSec: number('warmup', values.warmup, quick ? 0.5 : 2, 0),

@@ -11,6 +11,7 @@ import { measureBackfill } from './measureBackfill.ts'
 import { measureLag, type LagResult } from './measureLag.ts'
 import { measureMcp } from './measureMcp.ts'
 import { measureMemory } from './measureMemory.ts'
+import { measureObservability, printObservabilityTable } from './measureObservability.ts'
 import { measureRest } from './measureRest.ts'
 import { parseBenchArgs } from './parseBenchArgs.ts'
 import { printTable } from './printTable.ts'
@@ -37,6 +38,12 @@ try {
   const startedAt = new Date()
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown', loadAverage: loadavg(), node: process.version }
   const load = { connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec }
+
+  if (options.observabilityOnly) {
+    progress(`loading GET /v1/services with metrics and access logs on and off (${options.warmupSec} s warm-up + ${options.durationSec} s each)`)
+    console.log(printObservabilityTable(await measureObservability({ load })))
+    process.exit(0)
+  }
 
   progress(`starting a devnet and generating ${options.jobs} jobs`)
   const devnet = await startBenchDevnet()
@@ -123,6 +130,8 @@ try {
   if (!options.skip.includes('mcp')) progress('loading MCP tools/call')
   const mcp = options.skip.includes('mcp') ? [] : await measureMcp(backfilled.mcpUrl, { jobId: generation.sampleJobId, load, serverCpu })
   const memory = await measureMemory(server, { report: backfilled.report })
+  if (!options.skip.includes('observability')) progress('loading GET /v1/services with metrics and access logs on and off')
+  const observability = options.skip.includes('observability') ? [] : await measureObservability({ load })
 
   const { batchers: _batchers, ...withoutBatchers } = generation
   const results: BenchResults = {
@@ -137,11 +146,13 @@ try {
     rest,
     mcp,
     memory,
+    observability,
     targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory }),
   }
   const resultsPath = resolve(options.resultsPath)
   writeFileSync(resultsPath, `${JSON.stringify(results, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`)
   console.log(printTable(results))
+  if (observability.length > 0) console.log(`\n${printObservabilityTable(observability)}`)
   console.log(`\nwritten to ${options.resultsPath} in ${results.durationSec.toFixed(0)} s`)
 } catch (error) {
   console.error(error instanceof BaseError ? `bench: ${error.message}${error.details === undefined ? '' : `\n${error.details}`}` : error)

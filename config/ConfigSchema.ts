@@ -55,6 +55,22 @@ const origin = (text: string): string | undefined => {
 
 const address = (text: string) => (isAddress(text, { strict: false }) ? getAddress(text) : undefined)
 
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof logLevels)[number]
+
+const logLevel = (text: string): LogLevel | undefined => logLevels.find((level) => level === text.toLowerCase())
+
+/** `on` serves /metrics on the server's own port, a number on a port of its own, `off` nowhere. */
+export type MetricsSetting = 'on' | 'off' | { port: number }
+
+const metricsSetting = (text: string): MetricsSetting | undefined => {
+  if (text === 'on' || text === 'off') return text
+  const port = safeInteger(0, 65_535)(text)
+  return port === undefined ? undefined : { port }
+}
+
+const onOff = (text: string): boolean | undefined => (text === 'on' ? true : text === 'off' ? false : undefined)
+
 const addressField = textField('a 0x-prefixed 20-byte hex address', address)
 const portField = textField('a TCP port number from 0 to 65535', safeInteger(0, 65_535))
 const urlField = textField('an http:// or https:// URL', httpUrl)
@@ -95,6 +111,11 @@ export const ConfigSchema = z.object({
   allowedHosts: textField('a comma-separated list of host names without port, e.g. mcp.example.org', list(hostName)),
   /** Browser origins the hosted MCP server accepts besides the loopback ones, e.g. https://app.example.org. */
   allowedOrigins: textField('a comma-separated list of origins (scheme://host[:port]), e.g. https://app.example.org', list(origin)),
+  /** Where `GET /metrics` (Prometheus text) is served; see MetricsSetting. */
+  metrics: textField('on, off or a TCP port number from 0 to 65535', metricsSetting),
+  logLevel: textField(`one of ${logLevels.join(', ')}`, logLevel),
+  /** One log line per request at info; off by default, as it costs throughput (see npm run bench). */
+  accessLog: textField('on or off', onOff),
 })
 
 export type Config = z.output<typeof ConfigSchema>

@@ -29,6 +29,9 @@ export const configSources = {
   indexerUrl: { flag: 'indexer-url', env: 'INDEXER_URL' },
   allowedHosts: { flag: 'allowed-hosts', env: 'MCP_ALLOWED_HOSTS' },
   allowedOrigins: { flag: 'allowed-origins', env: 'MCP_ALLOWED_ORIGINS' },
+  metrics: { flag: 'metrics', env: 'METRICS' },
+  logLevel: { flag: 'log-level', env: 'LOG_LEVEL' },
+  accessLog: { flag: 'access-log', env: 'ACCESS_LOG' },
 } as const satisfies Record<ConfigKey, { flag: string; env: string }>
 
 const defaults = {
@@ -42,6 +45,9 @@ const defaults = {
   startBlock: null,
   allowedHosts: '',
   allowedOrigins: '',
+  metrics: 'on',
+  logLevel: 'info',
+  accessLog: 'off',
 } satisfies Partial<Record<ConfigKey, string | null>>
 
 /** Written as a flag or variable value, these switch an optional URL off. */

@@ -1,12 +1,15 @@
 import type { Config } from '../config/ConfigSchema.ts'
+import type { Logger } from '../server/logging/createLogger.ts'
 import type { Store } from '../server/store/createStore.ts'
 import type { StartDevnetReturnType } from './startDevnet.ts'
 
 export type DevnetComponentContext = {
   config: Config
   devnet: StartDevnetReturnType
-  /** One line to the terminal, prefixed with the component's name. */
+  /** One info line through the process's logger, naming the component. */
   log: (message: string) => void
+  /** The process's logger (see createLogger), for components that log structured fields. */
+  logger: Logger
   /** The indexer's store once a component has started one: later components read it in process. */
   store: Store | undefined
 }

@@ -9,6 +9,8 @@ import { quoteSetting } from '../errors/quoteSetting.ts'
 import { PortInUseError } from '../errors/devnet.ts'
 import { mcpComponent } from '../mcp/hosted/mcpComponent.ts'
 import { restComponent } from '../server/http/restComponent.ts'
+import { createLogger } from '../server/logging/createLogger.ts'
+import { createHeldStream } from './createHeldStream.ts'
 import type { Store } from '../server/store/createStore.ts'
 import { buildMcpClientEntries } from './buildMcpClientEntries.ts'
 import type { DevnetComponent, StartedDevnetComponent } from './DevnetComponent.ts'
@@ -41,6 +43,8 @@ type Stoppable = { name: string; stop: () => Promise<void> }
 
 const stack: Stoppable[] = []
 let stopping: Promise<void> | undefined
+/** Lets the components' log lines out; they are held until the report is printed (see createHeldStream). */
+let releaseLogs: () => void = () => undefined
 
 function stopAll(): Promise<void> {
   stopping ??= (async () => {
@@ -61,6 +65,7 @@ function onSignal(signal: NodeJS.Signals): void {
     process.exit(130)
   }
   console.log(`\n${signal}: stopping…`)
+  releaseLogs()
   void stopAll().then(() => process.exit(0))
 }
 
@@ -90,12 +95,17 @@ async function main(): Promise<void> {
     throw new ConfigError(`npm start runs the devnet, so the network must be "devnet", got "${config.network}".`)
   }
   writeDeploymentRecord(config.deploymentPath, devnet.deployment)
+  const logs = createHeldStream(process.stderr)
+  releaseLogs = logs.release
+  const logger = createLogger({ level: config.logLevel, stream: logs.stream, pretty: process.stderr.isTTY === true })
+  stack.unshift({ name: 'logger', stop: async () => logger.info('npm start stopped') })
 
   const started: { name: string; urls: StartedDevnetComponent['urls'] }[] = []
   let store: Store | undefined
   for (const component of components) {
-    const log = (message: string): void => console.log(`[${component.name}] ${message}`)
-    const running = await component.start({ config, devnet, log, store })
+    const componentLogger = logger.child({ component: component.name })
+    const log = (message: string): void => componentLogger.info(message)
+    const running = await component.start({ config, devnet, log, logger, store })
     store ??= running.store
     stack.push({ name: component.name, stop: running.stop })
     started.push({ name: component.name, urls: running.urls })
@@ -103,6 +113,7 @@ async function main(): Promise<void> {
 
   console.log(report({ devnet, config, started }))
   console.log(`\nReady in ${(performance.now() / 1000).toFixed(1)} s. Press Ctrl+C to stop.`)
+  releaseLogs()
 }
 
 function takeRpcPort(argv: readonly string[]): { rpcPort: number; rest: string[] } {
@@ -219,6 +230,7 @@ function describeError(error: unknown): string {
 }
 
 main().catch(async (error: unknown) => {
+  releaseLogs()
   console.error(`npm start failed: ${describeError(error)}`)
   await stopAll()
   process.exit(1)

@@ -4,11 +4,12 @@ import { loadConfig } from '../config/loadConfig.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { startRestIndexer } from './http/startRestIndexer.ts'
 import { checkIndexerNode } from './indexer/startIndexer.ts'
+import { createLogger } from './logging/createLogger.ts'
 
 /**
  * The REST indexer: `npm run serve -- [--network devnet|0g-mainnet] [--port 8080] [--host 127.0.0.1]`
  * (or PORT, HOST, ...; see config/loadConfig.ts). Prints the URL it serves on to stdout; logs go
- * to stderr as JSON lines.
+ * to stderr as JSON lines (readable lines on a terminal), at --log-level / LOG_LEVEL.
  */
 const usage = `Usage: npm run serve -- [options]
 
@@ -25,13 +26,16 @@ try {
   // A wrong chain, a missing contract or a node that never answers is an exit a supervisor sees,
   // not an indexer that polls forever or serves an empty market.
   await checkIndexerNode(config)
+  const logger = createLogger({ level: config.logLevel, base: { service: 'rest' } })
   const server = await startRestIndexer(config, {
     mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
-    logger: { level: 'info', stream: process.stderr },
+    logger,
+    progressTty: process.stderr.isTTY ? process.stderr : undefined,
   })
   console.log(`REST indexer (${config.network}) serving on ${server.url}`)
 
-  const shutdown = async (): Promise<void> => {
+  const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
+    logger.info({ signal }, 'stopping')
     await server.stop()
     process.exit(0)
   }

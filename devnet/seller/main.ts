@@ -2,10 +2,13 @@ import { parseArgs } from 'node:util'
 import { type Hex, isHex } from 'viem'
 import { z } from 'zod'
 import { answerInfoFlags } from '../../config/answerInfoFlags.ts'
+import { ConfigSchema } from '../../config/ConfigSchema.ts'
 import { readDeploymentRecord } from '../../config/readDeploymentRecord.ts'
 import { BaseError } from '../../errors/BaseError.ts'
 import { ConfigError } from '../../errors/config.ts'
 import { quoteSetting } from '../../errors/quoteSetting.ts'
+import { createLogger } from '../../server/logging/createLogger.ts'
+import { packageVersion } from '../../server/logging/packageVersion.ts'
 import { createBuiltinBackend } from './backends/createBuiltinBackend.ts'
 import { createOpenAiBackend } from './backends/createOpenAiBackend.ts'
 import type { SellerBackend } from './backends/SellerBackend.ts'
@@ -122,6 +125,9 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2)
   if (answerInfoFlags(argv, { usage })) return
   const args = parseCommandLine(argv, process.env)
+  const level = ConfigSchema.shape.logLevel.safeParse(process.env.LOG_LEVEL ?? 'info')
+  if (!level.success) throw new ConfigError(`LOG_LEVEL must be ${level.error.issues[0]?.message}, got ${quoteSetting(process.env.LOG_LEVEL ?? '')}.`)
+  const logger = createLogger({ level: level.data, base: { service: 'seller' } })
   const services = servicesFrom(args, process.env)
   const seller = await startReferenceSeller({
     rpcUrl: args['rpc-url'],
@@ -133,9 +139,10 @@ async function main(): Promise<void> {
     fromBlock: args['from-block'],
     stateFile: args['state-file'],
     pollingIntervalMs: args['poll-interval'],
-    log: (line) => console.log(line),
+    log: (line) => logger.info(line),
   })
-  console.log(
+  logger.info(
+    { version: packageVersion, services: services.map(({ serviceId }) => serviceId.toString()), url: seller.url },
     `Reference seller for services ${services.map(({ serviceId }) => serviceId).join(', ')} on ${args['rpc-url']}: outputs at ${seller.url}/outputs/<jobId>`,
   )
 
@@ -143,7 +150,10 @@ async function main(): Promise<void> {
   const onSignal = (): void => {
     if (stopping) process.exit(130)
     stopping = true
-    void seller.stop().then(() => process.exit(0))
+    void seller.stop().then(() => {
+      logger.info('reference seller stopped')
+      process.exit(0)
+    })
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)

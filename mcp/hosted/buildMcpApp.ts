@@ -4,6 +4,9 @@ import type { McpHealth } from '../../contract/mcp.ts'
 import { answerClientError } from '../../server/http/answerClientError.ts'
 import { handleFrameworkError } from '../../server/http/handleFrameworkError.ts'
 import { hardenServer, type ServerLimits } from '../../server/http/hardenServer.ts'
+import type { OperatorMetrics } from '../../server/http/registerOperatorRoutes.ts'
+import { addHttpMetrics } from '../../server/metrics/addHttpMetrics.ts'
+import { addMetricsRoute } from '../../server/metrics/serveMetrics.ts'
 import { createMarketMcpServer } from '../server/createMarketMcpServer.ts'
 import type { ToolDispatcher } from '../server/createToolDispatcher.ts'
 import { sendJsonRpcError } from './sendJsonRpcError.ts'
@@ -22,6 +25,8 @@ export type BuildMcpAppParameters = {
   log?: (message: string) => void
   /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
   limits?: Partial<ServerLimits> | undefined
+  /** Request metrics and, when `route`, `GET /metrics`; none unless given. */
+  metrics?: OperatorMetrics | undefined
 }
 
 export type BuildMcpAppReturnType = FastifyInstance
@@ -50,6 +55,7 @@ export function buildMcpApp({
   keepAliveMs,
   log = (message) => process.stderr.write(`${message}\n`),
   limits,
+  metrics,
 }: BuildMcpAppParameters): BuildMcpAppReturnType {
   const app = Fastify({ bodyLimit, logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
   hardenServer(app, { methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], limits })
@@ -63,6 +69,8 @@ export function buildMcpApp({
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('access-control-allow-origin', '*')
   })
+  if (metrics !== undefined) addHttpMetrics(app, { registry: metrics.registry })
+  if (metrics?.route === true) addMetricsRoute(app, { registry: metrics.registry })
 
   app.get('/healthz', async (_request, reply) => {
     const record = await health()

@@ -4,8 +4,10 @@ import { startHostedMcpServer } from './startHostedMcpServer.ts'
 /** The hosted MCP server (four read tools) as part of `npm start`, reading the indexer's store when one runs. */
 export const mcpComponent: DevnetComponent = {
   name: 'mcp',
-  async start({ config, log, store }) {
-    const { url, close } = await startHostedMcpServer(config, { log, store })
-    return { urls: { 'hosted MCP': `${url}/mcp` }, stop: close }
+  async start({ config, logger, store }) {
+    const { url, metricsUrl, close } = await startHostedMcpServer(config, { logger: logger.child({ service: 'mcp' }), store })
+    const urls: Record<string, string> = { 'hosted MCP': `${url}/mcp` }
+    if (config.metrics !== 'off') urls['MCP metrics'] = `${metricsUrl ?? url}/metrics`
+    return { urls, stop: close }
   },
 }

@@ -1,5 +1,9 @@
 import type { Config } from '../../config/ConfigSchema.ts'
 import type { ServerLimits } from '../../server/http/hardenServer.ts'
+import type { Logger } from '../../server/logging/createLogger.ts'
+import { packageVersion } from '../../server/logging/packageVersion.ts'
+import { createMetricsRegistry } from '../../server/metrics/createMetricsRegistry.ts'
+import { serveMetrics } from '../../server/metrics/serveMetrics.ts'
 import type { Store } from '../../server/store/createStore.ts'
 import { mcpServerName } from '../server/createMarketMcpServer.ts'
 import { createToolContext } from '../server/createToolContext.ts'
@@ -8,8 +12,11 @@ import { hostedTools } from '../tools/hostedTools.ts'
 import { buildMcpApp } from './buildMcpApp.ts'
 import { createHostGuard } from './createHostGuard.ts'
 import { getMcpHealth } from './getMcpHealth.ts'
+import { observeToolCalls } from './observeToolCalls.ts'
 
 export type StartHostedMcpServerParameters = {
+  /** The process's logger (see createLogger): start and stop lines, failures. */
+  logger?: Logger | undefined
   log?: (message: string) => void
   /** The indexer's store, when this server runs in the indexer's process (read in place of the REST API). */
   store?: Store | undefined
@@ -22,27 +29,58 @@ export type StartHostedMcpServerParameters = {
 export type StartHostedMcpServerReturnType = {
   /** Base URL; the MCP endpoint is `${url}/mcp`. */
   url: string
+  /** Where `/metrics` answers when it has a port of its own (`--metrics <port>`). */
+  metricsUrl: string | undefined
   close: () => Promise<void>
 }
 
 /** Starts the hosted MCP server on `config.host`:`config.mcpPort` (port 0 picks a free one). */
 export async function startHostedMcpServer(
   config: Config,
-  { log = (message) => process.stderr.write(`${message}\n`), store, keepAliveMs, limits }: StartHostedMcpServerParameters = {},
+  { logger, log = logger === undefined ? (message) => process.stderr.write(`${message}\n`) : (message) => logger.warn(message), store, keepAliveMs, limits }: StartHostedMcpServerParameters = {},
 ): Promise<StartHostedMcpServerReturnType> {
   const context = createToolContext(config, { log, store })
   const tools = hostedTools.map((tool) => tool.name)
+  const registry = config.metrics === 'off' ? undefined : createMetricsRegistry({ service: 'mcp' })
+  const dispatcher = createToolDispatcher(context, { tools: hostedTools })
   const app = buildMcpApp({
-    dispatcher: createToolDispatcher(context, { tools: hostedTools }),
+    dispatcher: registry === undefined ? dispatcher : observeToolCalls(dispatcher, { registry }),
     keepAliveMs,
     limits,
     hostGuard: createHostGuard({ bindHost: config.host, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins }),
     health: () =>
       getMcpHealth(context.client, { service: mcpServerName, network: config.network, chainId: config.chainId, tools }),
     log,
+    metrics: registry === undefined ? undefined : { registry, route: config.metrics === 'on' },
   })
   await app.listen({ host: config.host, port: config.mcpPort })
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.mcpPort
-  return { url: `http://${config.host}:${port}`, close: () => app.close() }
+  const url = `http://${config.host}:${port}`
+  const metricsServer = registry === undefined ? undefined : await serveMetrics({ registry, setting: config.metrics, host: config.host })
+  const source = store !== undefined ? 'the indexer in this process' : config.indexerUrl === null ? 'the chain' : config.indexerUrl
+  logger?.info(
+    {
+      version: packageVersion,
+      network: config.network,
+      chainId: config.chainId,
+      registry: config.registry,
+      escrow: config.escrow,
+      url: `${url}/mcp`,
+      port,
+      tools,
+      reading: source,
+      metrics: config.metrics === 'off' ? 'off' : `${metricsServer?.url ?? url}/metrics`,
+    },
+    `hosted mcp started on ${url}/mcp`,
+  )
+  return {
+    url,
+    metricsUrl: metricsServer?.url,
+    close: async () => {
+      await app.close()
+      await metricsServer?.close()
+      logger?.info('hosted mcp stopped')
+    },
+  }
 }

@@ -2,6 +2,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { answerInfoFlags } from '../../config/answerInfoFlags.ts'
 import { describeConfigFlags } from '../../config/describeConfigFlags.ts'
 import { loadConfig } from '../../config/loadConfig.ts'
+import { createLogger } from '../../server/logging/createLogger.ts'
+import { packageVersion } from '../../server/logging/packageVersion.ts'
 import { createMarketMcpServer } from '../server/createMarketMcpServer.ts'
 import { createToolContext } from '../server/createToolContext.ts'
 import { createToolDispatcher } from '../server/createToolDispatcher.ts'
@@ -9,10 +11,8 @@ import { localTools } from '../tools/localTools.ts'
 
 // Local MCP server over stdio (`npx tee-market-mcp`, five tools). Network: 0g-mainnet unless
 // --network or MARKET_NETWORK says otherwise; everything else as for the indexer (RPC_URL, ...).
-// stdout carries only protocol messages: anything printed by a library goes to stderr instead.
-const log = (message: string): void => {
-  process.stderr.write(`${message}\n`)
-}
+// stdout carries only protocol messages: the log goes to stderr (JSON lines, --log-level /
+// LOG_LEVEL), and anything printed by a library goes there too.
 console.log = console.error
 console.info = console.error
 console.debug = console.error
@@ -31,17 +31,26 @@ if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)
 
 try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env, defaultNetwork: '0g-mainnet' })
+  const logger = createLogger({ level: config.logLevel, stream: process.stderr, base: { service: 'mcp-stdio' } })
+  const log = (message: string): void => logger.info(message)
   const context = { ...createToolContext(config, { log }), env: process.env }
   const dispatcher = createToolDispatcher(context, { tools: localTools })
   const server = createMarketMcpServer(dispatcher)
   // The client went away: closing the server aborts the calls still running (a `run` waiting for
   // settlement logs the paid job it leaves), then the process ends once they have returned.
-  server.onclose = () => void dispatcher.idle().then(() => process.exit(0))
+  server.onclose = () =>
+    void dispatcher.idle().then(() => {
+      logger.info('tee-market-mcp (stdio) stopped')
+      process.exit(0)
+    })
   process.stdin.once('end', () => void server.close())
   await server.connect(new StdioServerTransport())
   const source = config.indexerUrl === null ? `chain ${config.rpcUrl}` : `indexer ${config.indexerUrl}`
-  log(`tee-market-mcp (stdio, 5 tools), network ${config.network}, reading ${source}`)
+  logger.info(
+    { version: packageVersion, network: config.network, chainId: config.chainId, registry: config.registry, escrow: config.escrow, tools: localTools.map((tool) => tool.name) },
+    `tee-market-mcp (stdio, 5 tools), network ${config.network}, reading ${source}`,
+  )
 } catch (error) {
-  log(error instanceof Error ? error.message : String(error))
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
   process.exit(1)
 }

@@ -1,8 +1,9 @@
 import { initServer } from '@ts-rest/fastify'
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { BuildOpenApiDocumentReturnType as OpenApiDocument } from '../../contract/openapi.ts'
 import { marketContract } from '../../contract/router.ts'
 import { RouteNotFoundError } from '../../errors/http.ts'
+import type { Logger } from '../logging/createLogger.ts'
 import type { Store } from '../store/createStore.ts'
 import { addAnswerHooks } from './addAnswerHooks.ts'
 import { addCorsHeaders } from './addCorsHeaders.ts'
@@ -16,6 +17,7 @@ import { hardenServer, type ServerLimits } from './hardenServer.ts'
 import { listContractPaths } from './listContractPaths.ts'
 import { registerDocsRoutes, docsPaths } from './registerDocsRoutes.ts'
 import { registerReadOnlyGuards } from './registerReadOnlyGuards.ts'
+import { listOperatorPaths, registerOperatorRoutes, type OperatorMetrics } from './registerOperatorRoutes.ts'
 import { registerSwaggerUiRoutes, swaggerUiPaths } from './registerSwaggerUiRoutes.ts'
 import { explorerPaths, registerExplorerRoutes, type RegisterExplorerRoutesParameters } from '../explorer/registerExplorerRoutes.ts'
 
@@ -33,9 +35,14 @@ export type BuildAppParameters = {
   openApiText: string
   /** The Redoc page served at `/docs` (see buildDocsHtml). */
   docsHtml: string
-  logger?: FastifyServerOptions['logger']
+  /** The process's logger (see createLogger); `false` logs nothing. */
+  logger?: Logger | false
   /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
   limits?: Partial<ServerLimits> | undefined
+  /** Request metrics and `/metrics` (see registerOperatorRoutes); none unless given. */
+  metrics?: OperatorMetrics | undefined
+  /** One info line per request (Fastify's request logging); off unless asked for, as it costs throughput. */
+  accessLog?: boolean | undefined
   /** The web explorer at `/` and its deep links; left out, those paths are 404s. */
   explorer?: Omit<RegisterExplorerRoutesParameters, 'answers'> | undefined
 }
@@ -56,15 +63,15 @@ const s = initServer()
  * (CORS, ETags and kept bodies, compression, compiled response schemas, error shapes, 405 guards)
  * are hooks and handlers of the app around it, one call per concern.
  */
-export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits, explorer }: BuildAppParameters): BuildAppReturnType {
+export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits, metrics, accessLog = mode === 'development', explorer }: BuildAppParameters): BuildAppReturnType {
   const app = Fastify({
-    logger,
-    logController: new LogController({ disableRequestLogging: mode === 'production' }),
+    ...(logger === false ? { logger: false } : { loggerInstance: logger as FastifyBaseLogger }),
+    logController: new LogController({ disableRequestLogging: !accessLog }),
     routerOptions: { maxParamLength },
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: answerClientError,
   })
-  const paths = [...listContractPaths(marketContract), ...docsPaths, ...swaggerUiPaths, ...(explorer ? explorerPaths : [])]
+  const paths = [...listContractPaths(marketContract), ...docsPaths, ...swaggerUiPaths, ...(explorer ? explorerPaths : []), ...listOperatorPaths({ metrics })]
   const knownPaths = paths.map((path) => path.replace(/:(\w+)/g, '{$1}'))
 
   hardenServer(app, { methods: ['GET', 'HEAD', 'OPTIONS'], limits })
@@ -82,6 +89,7 @@ export function buildApp({ store, mode, openApiText, docsHtml, logger = false, l
   registerDocsRoutes(app, { openApiText, docsHtml, answers })
   registerSwaggerUiRoutes(app, { answers })
   if (explorer) registerExplorerRoutes(app, { ...explorer, answers })
+  registerOperatorRoutes(app, { store, metrics })
   registerReadOnlyGuards(app, { paths })
   return app
 }

@@ -1,8 +1,17 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import type { FastifyServerOptions } from 'fastify'
+import { pino } from 'pino'
 import type { Config } from '../../config/ConfigSchema.ts'
+import { redactUrl } from '../../config/redactUrl.ts'
+import { describeFailure } from '../indexer/createIndexer.ts'
 import { startIndexer } from '../indexer/startIndexer.ts'
+import type { Logger } from '../logging/createLogger.ts'
+import { packageVersion } from '../logging/packageVersion.ts'
+import { reportBackfillProgress } from '../logging/reportBackfillProgress.ts'
+import { addIndexerMetrics } from '../metrics/addIndexerMetrics.ts'
+import { createMetricsRegistry } from '../metrics/createMetricsRegistry.ts'
+import { createRpcObserver } from '../metrics/createRpcObserver.ts'
+import { serveMetrics } from '../metrics/serveMetrics.ts'
 import type { Store } from '../store/createStore.ts'
 import { buildApp, type AppMode } from './buildApp.ts'
 import { buildDocsHtml } from './buildDocsHtml.ts'
@@ -11,12 +20,19 @@ import { readExplorerAssets } from '../explorer/readExplorerAssets.ts'
 
 export type StartRestIndexerParameters = {
   mode: AppMode
-  logger: FastifyServerOptions['logger']
+  /** The process's logger (see createLogger); `false` logs nothing. */
+  logger: Logger | false
+  /** Draw the back-fill progress as a live bar on this terminal rather than as log lines. */
+  progressTty?: NodeJS.WriteStream | undefined
+  /** Between two back-fill progress lines (default 5 s). */
+  progressIntervalMs?: number | undefined
 }
 
 export type StartRestIndexerReturnType = {
   /** Where the API answers, e.g. `http://127.0.0.1:8080`. */
   url: string
+  /** Where `/metrics` answers when it has a port of its own (`--metrics <port>`). */
+  metricsUrl: string | undefined
   /** The indexer's store, for other servers in this process (the hosted MCP server reads it). */
   store: Store
   stop: () => Promise<void>
@@ -26,27 +42,91 @@ const openApiPath = fileURLToPath(new URL('../../openapi.json', import.meta.url)
 
 /**
  * The indexer and its REST API: starts following the chain, and listens at once on the configured
- * host and port (/healthz answers 503 until the back-fill reaches the head).
+ * host and port (/healthz and /readyz answer 503 until the back-fill reaches the head). Logs a
+ * start line, the back-fill's progress, poll failures and reorgs, and a stop line.
  */
-export async function startRestIndexer(config: Config, { mode, logger }: StartRestIndexerParameters): Promise<StartRestIndexerReturnType> {
+export async function startRestIndexer(
+  config: Config,
+  { mode, logger: given, progressTty, progressIntervalMs }: StartRestIndexerParameters,
+): Promise<StartRestIndexerReturnType> {
+  const logger = given === false ? pino({ enabled: false }) : given
+  const log = logger.child({ component: 'indexer' })
   const openApiText = await readFile(openApiPath, 'utf8')
   const { title } = (JSON.parse(openApiText) as { info: { title: string } }).info
-  const indexer = startIndexer(config)
+  const rpc = createRpcObserver()
+  const registry = config.metrics === 'off' ? undefined : createMetricsRegistry({ service: 'rest' })
+  const metrics = registry === undefined ? undefined : addIndexerMetrics({ registry, rpc, startBlock: config.startBlock })
+  const indexer = startIndexer(config, {
+    observeTransport: rpc.wrap,
+    onError: (error) => {
+      metrics?.onFailedPoll()
+      const { code, message } = describeFailure(error)
+      log.warn({ rpc: redactUrl(config.rpcUrl), code, err: message }, 'poll failed, retrying')
+    },
+    onNewHeadsChange: (change) => {
+      if (change.state === 'subscribed') log.info({ endpoint: change.endpoint }, 'following new heads')
+      else log.warn({ endpoint: change.endpoint, err: change.error.message, retryInMs: change.retryInMs }, 'new heads unavailable, polling meanwhile')
+    },
+    onPoll: metrics?.onPoll,
+    onReorg: (reorg) => {
+      metrics?.onReorg(reorg)
+      log.warn({ depth: Number(reorg.depth), ancestor: reorg.ancestor?.toString() }, 'reorg: rolled back')
+    },
+  })
+  metrics?.observe(indexer.store)
+  const progress = reportBackfillProgress({
+    store: indexer.store,
+    logger: log,
+    firstBlock: () => config.startBlock ?? rpc.firstLogsBlock,
+    headBlock: () => rpc.latestHead,
+    intervalMs: progressIntervalMs,
+    tty: progressTty,
+  })
+  void indexer.start().then(progress.finish, () => progress.stop())
   try {
     // Rendered while the indexer back-fills.
     const [docsHtml, assets] = await Promise.all([buildDocsHtml({ openApiPath, title }), readExplorerAssets()])
     const explorer = { assets, site: toExplorerSite(config) }
-    const app = buildApp({ store: indexer.store, mode, openApiText, docsHtml, logger, explorer })
+    const app = buildApp({
+      store: indexer.store,
+      mode,
+      openApiText,
+      docsHtml,
+      logger,
+      explorer,
+      accessLog: config.accessLog,
+      metrics: registry === undefined ? undefined : { registry, route: config.metrics === 'on' },
+    })
     const url = await app.listen({ port: config.port, host: config.host })
+    const metricsServer = registry === undefined ? undefined : await serveMetrics({ registry, setting: config.metrics, host: config.host })
+    const metricsUrl = metricsServer?.url
+    logger.info(
+      {
+        version: packageVersion,
+        network: config.network,
+        chainId: config.chainId,
+        registry: config.registry,
+        escrow: config.escrow,
+        url,
+        port: new URL(url).port,
+        metrics: config.metrics === 'off' ? 'off' : `${metricsUrl ?? url}/metrics`,
+      },
+      'rest indexer started',
+    )
     return {
       url,
+      metricsUrl,
       store: indexer.store,
       stop: async () => {
+        progress.stop()
         await app.close()
+        await metricsServer?.close()
         await indexer.stop()
+        logger.info({ lastIndexedBlock: indexer.store.sync.cursor?.number.toString() }, 'rest indexer stopped')
       },
     }
   } catch (error) {
+    progress.stop()
     await indexer.stop()
     throw error
   }

@@ -58,6 +58,10 @@ export type CreateIndexerParameters = {
   /** Shortest time between two self-check rounds (default: the poll interval, at least 3,000 ms). */
   selfCheckIntervalMs?: number
   now?: () => number
+  /** Every successful poll, with the head it read up to (for metrics). */
+  onPoll?: ((poll: { headBlock: bigint }) => void) | undefined
+  /** Every reorg found: `depth` blocks above the common ancestor were undone (all of them when none is remembered). */
+  onReorg?: ((reorg: { depth: bigint; ancestor: bigint | undefined }) => void) | undefined
 }
 
 export type Indexer = {
@@ -109,6 +113,8 @@ export function createIndexer(
     onRepair,
     selfCheckIntervalMs = Math.max(pollIntervalMs, 3_000),
     now = Date.now,
+    onPoll,
+    onReorg,
   }: CreateIndexerParameters,
 ): Indexer {
   const store = createStore({ pollIntervalMs, chainId, network, now })
@@ -157,6 +163,7 @@ export function createIndexer(
       const ancestor = await findCommonAncestor(client, { blocks: store.recentBlocks, headBlock: head.number })
       if (ancestor === undefined) store.clear()
       else store.rollback(ancestor)
+      onReorg?.({ depth: cursor.number - (ancestor?.number ?? firstBlock - 1n), ancestor: ancestor?.number })
     }
     const fromBlock = store.sync.cursor === undefined ? firstBlock : store.sync.cursor.number + 1n
     let suspects: bigint[] = []
@@ -185,6 +192,7 @@ export function createIndexer(
       await selfCheck?.run(client, { firstBlock, suspects })
     }
     store.polled({ headBlock: head.number, at: now() })
+    onPoll?.({ headBlock: head.number })
     return head.number
   }
 

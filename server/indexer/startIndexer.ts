@@ -1,4 +1,4 @@
-import { createPublicClient, http } from 'viem'
+import { createPublicClient, http, type Transport } from 'viem'
 import type { Config } from '../../config/ConfigSchema.ts'
 import { redactUrl } from '../../config/redactUrl.ts'
 import { checkNode } from './checkNode.ts'
@@ -8,9 +8,11 @@ export type StartIndexerParameters = Pick<
   Config,
   'rpcUrl' | 'wsRpcUrl' | 'chainId' | 'network' | 'registry' | 'escrow' | 'arbiter' | 'startBlock' | 'deployTimestamp' | 'pollIntervalMs'
 >
-export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow'> & {
+export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg'> & {
   /** Per-request timeout of the RPC client (default 10,000 ms). */
   timeoutMs?: number
+  /** Wraps the RPC transport, e.g. to count calls (see server/metrics/createRpcObserver). */
+  observeTransport?: ((transport: Transport) => Transport) | undefined
 }
 export type StartIndexerReturnType = Indexer
 
@@ -25,12 +27,12 @@ const batchSize = 100
  */
 export function startIndexer(
   config: StartIndexerParameters,
-  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000 }: StartIndexerOptions = {},
+  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, observeTransport = (transport) => transport }: StartIndexerOptions = {},
 ): StartIndexerReturnType {
   // Retries are the indexer's own (backoff, never skipping); batching turns each window's reads
   // into one request.
   const client = createPublicClient({
-    transport: http(config.rpcUrl, { batch: { batchSize }, retryCount: 0, timeout: timeoutMs }),
+    transport: observeTransport(http(config.rpcUrl, { batch: { batchSize }, retryCount: 0, timeout: timeoutMs })),
   })
   const startBlock =
     config.startBlock ?? (config.deployTimestamp === null ? 0n : { timestamp: BigInt(config.deployTimestamp) })
@@ -46,6 +48,8 @@ export function startIndexer(
     onError: onError ?? ((error) => console.error(`indexer: poll of ${redactUrl(config.rpcUrl)} failed, retrying: ${describeFailure(error).message}`)),
     newHeads: config.wsRpcUrl === null ? undefined : { url: config.wsRpcUrl, timeoutMs },
     onNewHeadsChange,
+    onPoll,
+    onReorg,
   })
   indexer.start().catch(onError ?? ((error: unknown) => console.error(error instanceof Error ? error.message : error)))
   return indexer

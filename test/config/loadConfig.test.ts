@@ -55,6 +55,29 @@ test('default', () => {
     indexerUrl: null,
     allowedHosts: [],
     allowedOrigins: [],
+    metrics: 'on',
+    logLevel: 'info',
+    accessLog: false,
+  })
+})
+
+describe('observability', () => {
+  test('--metrics is on, off or a port of its own', () => {
+    const load = (argv: string[], env: Record<string, string> = {}) =>
+      loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+    expect(load(['--metrics', 'off']).metrics).toBe('off')
+    expect(load([], { METRICS: '9464' }).metrics).toEqual({ port: 9464 })
+    expect(() => load(['--metrics', 'yes'])).toThrow('--metrics must be on, off or a TCP port number from 0 to 65535, got "yes".')
+  })
+
+  test('--log-level and LOG_LEVEL take a pino level; --access-log on or off', () => {
+    const load = (argv: string[], env: Record<string, string> = {}) =>
+      loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+    expect(load([], { LOG_LEVEL: 'debug' }).logLevel).toBe('debug')
+    expect(load(['--log-level', 'WARN']).logLevel).toBe('warn')
+    expect(() => load(['--log-level', 'loud'])).toThrow('--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "loud".')
+    expect(load(['--access-log', 'on']).accessLog).toBe(true)
+    expect(() => load(['--access-log', '1'])).toThrow('--access-log must be on or off, got "1".')
   })
 })
 
@@ -256,7 +279,7 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --allowed-hosts, --allowed-origins."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --allowed-hosts, --allowed-origins, --metrics, --log-level, --access-log."`)
   })
 
   test('--allowed-hosts and --allowed-origins: comma-separated names, each checked', () => {

@@ -191,8 +191,8 @@ test('a cancelled run stops waiting; the log names the paid job, which stays on 
   controller.abort('the user changed their mind')
   await expect(running).rejects.toThrow()
   const jobId = before.nextJobId
-  await until(() => mcp.stderr().includes(`run was cancelled while waiting for job "${jobId}"`), 'the cancellation log line')
-  expect(mcp.stderr()).toMatch(new RegExp(`run was cancelled while waiting for job "${jobId}", created and paid in transaction "0x[0-9a-f]{64}"`))
+  await until(() => mcp.logMessages().includes(`run was cancelled while waiting for job "${jobId}"`), 'the cancellation log line')
+  expect(mcp.logMessages()).toMatch(new RegExp(`run was cancelled while waiting for job "${jobId}", created and paid in transaction "0x[0-9a-f]{64}"`))
 
   const job = JobSchema.parse(JSON.parse(textOf(await mcp.call('get_job', { jobId: jobId.toString() }))))
   expect(job.stateName).toBe('Pending')
@@ -210,7 +210,7 @@ test('a closed stdio aborts the wait: the log names the paid job and the server 
   await paid(before.nextJobId)
   const started = performance.now()
   await mcp.close()
-  await until(() => mcp.stderr().includes(`run was cancelled while waiting for job "${before.nextJobId}"`), 'the cancellation log line')
+  await until(() => mcp.logMessages().includes(`run was cancelled while waiting for job "${before.nextJobId}"`), 'the cancellation log line')
   // The client transport kills a server that has not exited 2 s after its stdin closed.
   expect(performance.now() - started).toBeLessThan(2_000)
 })
@@ -258,7 +258,7 @@ test("an output that does not hash to the job's outputRootHash is withheld", asy
     expect(response.outputNote).toBe(
       `The seller's output hashes to ${keccak256(stringToBytes('forged answer'))}, not to the job's on-chain outputRootHash ${job.outputRootHash}, so it was withheld.`,
     )
-    expect(mcp.stderr()).toContain(`run: output of job ${response.jobId} omitted: ${response.outputNote}`)
+    expect(mcp.logMessages()).toContain(`run: output of job ${response.jobId} omitted: ${response.outputNote}`)
   } finally {
     forger.closeAllConnections()
     await new Promise((resolve) => forger.close(resolve))

@@ -48,8 +48,8 @@ describe.each(['chain', 'indexer'] as const)('stdio MCP server reading the %s', 
     const run = tools.find((tool) => tool.name === 'run')
     expect(run?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true })
     expect(run?.inputSchema.required).toEqual(['serviceId', 'prompt'])
-    await waitFor(() => mcp.stderr().includes('network devnet'))
-    expect(mcp.stderr()).toContain('network devnet')
+    await waitFor(() => mcp.logMessages().includes('network devnet'))
+    expect(mcp.logMessages()).toContain('network devnet')
   })
 
   test('list_services', async () => {
@@ -147,8 +147,8 @@ describe('stdio MCP server process', () => {
     // No internet here: point the preset's RPC at a closed port so calls fail fast.
     const mcp = await connectStdioMcp({ env: { ...env, RPC_URL: 'http://127.0.0.1:9' } })
     try {
-      await waitFor(() => mcp.stderr().includes('network 0g-mainnet'))
-      expect(mcp.stderr()).toContain('network 0g-mainnet')
+      await waitFor(() => mcp.logMessages().includes('network 0g-mainnet'))
+      expect(mcp.logMessages()).toContain('network 0g-mainnet')
       const { tools } = await mcp.client.listTools()
       expect(tools).toHaveLength(5)
       const result = await mcp.call('list_services')

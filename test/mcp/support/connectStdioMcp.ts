@@ -8,8 +8,10 @@ export const binPath = fileURLToPath(new URL('../../../bin/tee-market-mcp.js', i
 
 export type StdioMcp = {
   client: Client
-  /** Everything the server wrote to stderr so far. */
+  /** Everything the server wrote to stderr so far (JSON log lines). */
   stderr: () => string
+  /** The messages of its log lines so far, one a line. */
+  logMessages: () => string
   call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>
   close: () => Promise<void>
 }
@@ -30,6 +32,12 @@ export async function connectStdioMcp({ env }: { env: Record<string, string> }):
   return {
     client,
     stderr: () => stderr,
+    logMessages: () =>
+      stderr
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => String((JSON.parse(line) as { msg?: unknown }).msg ?? ''))
+        .join('\n'),
     call: async (name, args) =>
       (await client.callTool(
         { name, ...(args === undefined ? {} : { arguments: args }) },

@@ -26,7 +26,7 @@ export async function spawnHostedMcp({ env }: { env: Record<string, string> }): 
     const timer = setTimeout(() => reject(new Error(`hosted MCP did not start: ${stderr}${stdout}`)), 30_000)
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()
-      const match = /on (http:\/\/[^\s]+)\/mcp/.exec(stderr)
+      const match = /on (http:\/\/[^\s"/]+)\/mcp/.exec(stderr)
       if (match?.[1] !== undefined) {
         clearTimeout(timer)
         resolve(match[1])

@@ -1,0 +1,110 @@
+import type { Store } from '../store/createStore.ts'
+import type { Logger } from './createLogger.ts'
+
+export type BackfillProgress = {
+  blocksDone: number
+  blocksTotal: number
+  percent: number
+  blocksPerSecond: number
+  jobs: number
+  /** Seconds left at the average rate so far; undefined before any block is done. */
+  etaSeconds: number | undefined
+}
+
+export type ReportBackfillProgressParameters = {
+  store: Store
+  logger: Logger
+  /** Where the back-fill started and where it goes, as far as known yet (see createRpcObserver). */
+  firstBlock: () => bigint | undefined
+  headBlock: () => bigint | undefined
+  /** Between two progress lines (default 5 s). */
+  intervalMs?: number | undefined
+  /** A terminal to draw a live bar on instead of writing progress lines (the done line is logged either way). */
+  tty?: NodeJS.WriteStream | undefined
+  now?: () => number
+}
+
+export type BackfillProgressReporter = {
+  /** Logs the done line (once) and stops reporting. */
+  finish: () => void
+  /** Stops reporting without a line (the process is stopping). */
+  stop: () => void
+}
+
+const barWidth = 30
+
+/**
+ * Reports the initial back-fill as it goes: a `back-fill progress` log line every few seconds
+ * (blocks done of total, percent, blocks/s, jobs indexed, ETA), or a live bar redrawn in place on
+ * a terminal, then one `back-fill done` line.
+ */
+export function reportBackfillProgress({
+  store,
+  logger,
+  firstBlock,
+  headBlock,
+  intervalMs = 5_000,
+  tty,
+  now = Date.now,
+}: ReportBackfillProgressParameters): BackfillProgressReporter {
+  const startedAt = now()
+  let finished = false
+
+  const measure = (): BackfillProgress | undefined => {
+    const first = firstBlock()
+    const head = store.sync.headBlock ?? headBlock()
+    if (first === undefined || head === undefined) return undefined
+    const total = head >= first ? Number(head - first + 1n) : 0
+    const cursor = store.sync.cursor?.number
+    const done = cursor === undefined ? 0 : Math.min(total, Number(cursor - first + 1n))
+    const seconds = Math.max(0.001, (now() - startedAt) / 1000)
+    const blocksPerSecond = done / seconds
+    return {
+      blocksDone: done,
+      blocksTotal: total,
+      percent: total === 0 ? 100 : Math.round((done / total) * 1000) / 10,
+      blocksPerSecond: Math.round(blocksPerSecond * 10) / 10,
+      jobs: store.jobList.length,
+      etaSeconds: done === 0 ? undefined : Math.round((total - done) / blocksPerSecond),
+    }
+  }
+
+  const draw = (progress: BackfillProgress): void => {
+    const filled = Math.round((progress.percent / 100) * barWidth)
+    const eta = progress.etaSeconds === undefined ? '' : `, ETA ${progress.etaSeconds} s`
+    tty?.write(
+      `\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}] ${progress.percent}% ` +
+        `${progress.blocksDone}/${progress.blocksTotal} blocks, ${progress.blocksPerSecond} blocks/s, ${progress.jobs} jobs${eta}`,
+    )
+  }
+
+  const tick = (): void => {
+    if (finished || store.sync.backfilledAt !== undefined) return
+    const progress = measure()
+    if (progress === undefined) return
+    if (tty === undefined) logger.info(progress, 'back-fill progress')
+    else draw(progress)
+  }
+  const timer = setInterval(tick, tty === undefined ? intervalMs : Math.min(intervalMs, 250))
+  timer.unref()
+
+  const stop = (): void => {
+    if (finished) return
+    finished = true
+    clearInterval(timer)
+    tty?.write('\r\x1b[K')
+  }
+
+  return {
+    finish() {
+      if (finished) return
+      const progress = measure()
+      stop()
+      logger.info(
+        { blocks: progress?.blocksTotal, seconds: (now() - startedAt) / 1000, blocksPerSecond: progress?.blocksPerSecond, jobs: store.jobList.length },
+        'back-fill done',
+      )
+    },
+    stop,
+  }
+}

@@ -1,0 +1,46 @@
+import type { Store } from '../store/createStore.ts'
+import { getHealth } from './getHealth.ts'
+
+export type Readiness =
+  | { ready: true; lagBlocks: number }
+  | {
+      ready: false
+      /** `backfilling`: the initial back-fill has not reached the head; `stale`: no successful poll lately; `unhealthy`: /healthz says why. */
+      reason: 'backfilling' | 'stale' | 'unhealthy'
+      message: string
+      lagBlocks: number
+    }
+
+export type GetReadinessParameters = {
+  /** Epoch milliseconds; defaults to the current time. */
+  now?: number | undefined
+}
+
+/**
+ * Whether a load balancer should send traffic here: back-filled to the head, and the last poll
+ * recent (the same rule as /healthz's `ok`, which also stays false while the health record reports
+ * a problem), with the reason when not. /healthz keeps its record for people and monitors.
+ */
+export function getReadiness(store: Store, { now = Date.now() }: GetReadinessParameters = {}): Readiness {
+  const { ok, health } = getHealth(store, { now })
+  const { lagBlocks } = health
+  if (ok) return { ready: true, lagBlocks }
+  const { sync } = store
+  if (sync.backfilledAt === undefined) {
+    const cursor = sync.cursor === undefined ? 'no block yet' : `block ${sync.cursor.number}`
+    return { ready: false, reason: 'backfilling', message: `The initial back-fill has not reached the head: indexed up to ${cursor}.`, lagBlocks }
+  }
+  const pollAgeMs = sync.lastPollAt === undefined ? undefined : now - sync.lastPollAt
+  if (pollAgeMs !== undefined && pollAgeMs > 3 * sync.pollIntervalMs) {
+    return {
+      ready: false,
+      reason: 'stale',
+      message: `The last successful poll was ${(pollAgeMs / 1000).toFixed(1)} s ago, more than 3 poll intervals (${(3 * sync.pollIntervalMs) / 1000} s): the node may be unreachable.`,
+      lagBlocks,
+    }
+  }
+  // The health record may list what is wrong (e.g. the node serves another chain); say it here too.
+  const problems = (health as { problems?: { message?: unknown }[] }).problems?.map((problem) => problem.message).filter((message) => typeof message === 'string')
+  const detail = problems === undefined || problems.length === 0 ? 'see GET /healthz.' : problems.join(' ')
+  return { ready: false, reason: 'unhealthy', message: `The indexer reports a problem: ${detail}`, lagBlocks }
+}
