@@ -12,6 +12,8 @@ export type BenchService = {
   pricePerCall: bigint
   /** Signs this service's attestations; its address is the registered signing address. */
   signer: PrivateKeyAccount
+  /** The key the generator rotates to when it slashes one of the service's jobs. */
+  rotatedSigner: PrivateKeyAccount
 }
 
 const benchServiceCount = 50
@@ -27,4 +29,5 @@ export const benchServices: readonly BenchService[] = Array.from({ length: bench
   providerIdentity: providers[index % providers.length] as string,
   pricePerCall: parseEther('0.0005') * BigInt(1 + (index % 4)),
   signer: privateKeyToAccount(labelledPrivateKey(`bench signing key ${index}`)),
+  rotatedSigner: privateKeyToAccount(labelledPrivateKey(`bench signing key ${index} #2`)),
 }))

@@ -1,11 +1,9 @@
 import { type Address, encodeFunctionData, getAbiItem, type GetLogsReturnType, keccak256, parseEther, stringToHex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { getBlockNumber, getLogs, increaseTime, mine, readContract, setAutomine } from 'viem/actions'
 import { arbiterAbi } from '../chain/abi/arbiter.ts'
 import { escrowAbi } from '../chain/abi/escrow.ts'
 import { registryAbi } from '../chain/abi/registry.ts'
 import type { Deployment } from '../devnet/deployment.ts'
-import { labelledPrivateKey } from '../devnet/seed/seedAccounts.ts'
 import { BenchSetupError } from '../errors/bench.ts'
 import { benchAccounts } from './benchAccounts.ts'
 import { benchServices, type BenchService } from './benchServices.ts'
@@ -232,7 +230,7 @@ export async function generateJobs(
         data: encodeFunctionData({
           abi: registryAbi,
           functionName: 'rotateSigningAddress',
-          args: [BigInt(service.index + 1), privateKeyToAccount(labelledPrivateKey(`bench signing key ${service.index} #2`)).address],
+          args: [BigInt(service.index + 1), service.rotatedSigner.address],
         }),
       })),
     }),

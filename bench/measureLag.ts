@@ -59,16 +59,18 @@ export async function measureLag(
 ): Promise<MeasureLagReturnType> {
   const { escrow, registry } = deployment
   // The generator rotated the keys of the services it slashed (the reference's only path to a
-  // slash): only a service still signing with its bench key and still active can settle a probe.
+  // slash): each probe is signed with the key its service has now, and only active services take one.
   const records = await Promise.all(
     benchServices.map(({ index }) =>
       clients.public.readContract({ address: registry, abi: registryAbi, functionName: 'getService', args: [BigInt(index + 1)] }),
     ),
   )
-  const usable = benchServices.filter(
-    (service, index) => records[index]?.active === true && records[index]?.signingAddress === service.signer.address,
-  )
-  if (usable.length === 0) throw new BenchSetupError('No bench service is active with its bench signing key: no lag probe can be settled.')
+  const usable = benchServices.flatMap((service, index): BenchService[] => {
+    const record = records[index]
+    const signer = [service.signer, service.rotatedSigner].find((key) => key.address === record?.signingAddress)
+    return record?.active === true && signer !== undefined ? [{ ...service, signer }] : []
+  })
+  if (usable.length === 0) throw new BenchSetupError('No bench service is active with a bench signing key: no lag probe can be settled.')
   const planned = Array.from({ length: jobs }, (_, index) => ({
     service: usable[index % usable.length] as BenchService,
     buyer: benchAccounts.buyers[index % benchAccounts.buyers.length] as Address,
@@ -97,7 +99,7 @@ export async function measureLag(
   )
   const settlements = await Promise.all(
     created.map(async (job, index) => {
-      const service = benchServices[Number(job.serviceId) - 1] as BenchService
+      const service = usable.find(({ index }) => BigInt(index + 1) === job.serviceId) as BenchService
       return batchers.batch(service.seller, { target: escrow, calls: [await buildSettlement({ jobId: jobIds[index] as bigint, service })] })
     }),
   )
