@@ -3,7 +3,7 @@ import { getBlockNumber, getLogs, increaseTime, mine, readContract, setAutomine 
 import { arbiterAbi } from '../chain/abi/arbiter.ts'
 import { escrowAbi } from '../chain/abi/escrow.ts'
 import { registryAbi } from '../chain/abi/registry.ts'
-import type { Deployment } from '../devnet/deployment.ts'
+import type { Deployment } from '../config/deployment.ts'
 import { BenchSetupError } from '../errors/bench.ts'
 import { benchAccounts } from './benchAccounts.ts'
 import { benchServices, type BenchService } from './benchServices.ts'

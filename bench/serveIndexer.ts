@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { loadConfig } from '../config/loadConfig.ts'
-import type { Deployment } from '../devnet/deployment.ts'
+import type { Deployment } from '../config/deployment.ts'
 import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
 import { buildApp } from '../server/http/buildApp.ts'
 import { buildDocsHtml } from '../server/http/buildDocsHtml.ts'

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { createWalletClient, http } from 'viem'
 import { deployContracts } from '../devnet/deployContracts.ts'
-import type { Deployment } from '../devnet/deployment.ts'
+import type { Deployment } from '../config/deployment.ts'
 import { startNode } from '../devnet/startNode.ts'
 import { getFreePort } from '../test/support/getFreePort.ts'
 import { benchAccounts } from './benchAccounts.ts'

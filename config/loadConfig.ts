@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { Deployment } from '../devnet/deployment.ts'
+import type { Deployment } from './deployment.ts'
 import { ConfigError } from '../errors/config.ts'
 import { canQuoteSetting, quoteSetting } from '../errors/quoteSetting.ts'
 import { ConfigSchema, type Config, type ConfigKey } from './ConfigSchema.ts'

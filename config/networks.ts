@@ -1,4 +1,4 @@
-import type { Deployment } from '../devnet/deployment.ts'
+import type { Deployment } from './deployment.ts'
 
 export const networkNames = ['devnet', '0g-mainnet'] as const
 export type NetworkName = (typeof networkNames)[number]

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { ConfigError } from '../errors/config.ts'
-import { DeploymentSchema, type Deployment } from '../devnet/deployment.ts'
+import { DeploymentSchema, type Deployment } from './deployment.ts'
 
 /** Reads the record `npm start` writes after deploying the devnet contracts. */
 export function readDeploymentRecord(path: string): Deployment {

@@ -21,7 +21,7 @@ import attestationVerifierArtifact from './artifacts/AttestationVerifier.json' w
 import escrowArtifact from './artifacts/JobEscrow.json' with { type: 'json' }
 import reputationVaultArtifact from './artifacts/ReputationVault.json' with { type: 'json' }
 import registryArtifact from './artifacts/ServiceRegistry.json' with { type: 'json' }
-import { type Deployment, DeploymentSchema } from './deployment.ts'
+import { type Deployment, DeploymentSchema } from '../config/deployment.ts'
 
 export type DeployContractsReturnType = Deployment
 

@@ -20,7 +20,7 @@ import { buildAttestationText } from '../chain/attestation/buildAttestationText.
 import { signAttestation } from '../chain/attestation/signAttestation.ts'
 import type { JobStateName } from '../contract/job.ts'
 import { SeedError } from '../errors/devnet.ts'
-import type { Deployment } from './deployment.ts'
+import type { Deployment } from '../config/deployment.ts'
 import { createNonceSender, type NonceSender } from './seed/createNonceSender.ts'
 import {
   delistedServiceIndex,

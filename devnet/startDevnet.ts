@@ -1,7 +1,7 @@
 import { createPublicClient, createWalletClient, http } from 'viem'
 import { hardhat } from 'viem/chains'
 import { deployContracts } from './deployContracts.ts'
-import type { Deployment } from './deployment.ts'
+import type { Deployment } from '../config/deployment.ts'
 import { seedAccounts } from './seed/seedAccounts.ts'
 import { seedMarket, type SeedMarketReturnType } from './seedMarket.ts'
 import { startNode } from './startNode.ts'

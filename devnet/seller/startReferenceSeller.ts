@@ -14,7 +14,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { ConfigError } from '../../errors/config.ts'
 import { ServiceNotServedError } from '../../errors/seller.ts'
-import type { Deployment } from '../deployment.ts'
+import type { Deployment } from '../../config/deployment.ts'
 import { type AnswerJobReturnType, answerJob } from './answerJob.ts'
 import type { SellerBackend } from './backends/SellerBackend.ts'
 import { createBuiltinBackend } from './backends/createBuiltinBackend.ts'

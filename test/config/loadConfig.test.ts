@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../config/loadConfig.ts'
-import type { Deployment } from '../../devnet/deployment.ts'
+import type { Deployment } from '../../config/deployment.ts'
 import { writeDeploymentRecord } from '../../devnet/writeDeploymentRecord.ts'
 import { ConfigError } from '../../errors/config.ts'
 

@@ -26,7 +26,7 @@ import { attestationVerifierAbi } from '../../chain/abi/attestationVerifier.ts'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import { reputationVaultAbi } from '../../chain/abi/reputationVault.ts'
-import type { Deployment } from '../../devnet/deployment.ts'
+import type { Deployment } from '../../config/deployment.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 
 /** Hardhat's default accounts: #0 deploys, #1 sells, #2 buys, #3 is anyone else. */

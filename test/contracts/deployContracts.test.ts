@@ -4,7 +4,7 @@ import { arbiterAbi } from '../../chain/abi/arbiter.ts'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import { reputationVaultAbi } from '../../chain/abi/reputationVault.ts'
-import { DeploymentSchema } from '../../devnet/deployment.ts'
+import { DeploymentSchema } from '../../config/deployment.ts'
 import { useContractsFixture } from './contractsFixture.ts'
 
 const fixture = useContractsFixture()

@@ -12,7 +12,7 @@ import { createPublicClient, http } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
 import { type Health, HealthSchema } from '../../contract/health.ts'
 import { seededJobs } from '../mcp/support/seededJobs.ts'
-import { DeploymentSchema } from '../../devnet/deployment.ts'
+import { DeploymentSchema } from '../../config/deployment.ts'
 import { getFreePort } from '../support/getFreePort.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))

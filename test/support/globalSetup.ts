@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node'
-import type { Deployment } from '../../devnet/deployment.ts'
+import type { Deployment } from '../../config/deployment.ts'
 import { startTestDevnet } from './startTestDevnet.ts'
 
 declare module 'vitest' {

@@ -5,7 +5,7 @@ import { escrowAbi } from '../../../chain/abi/escrow.ts'
 import { registryAbi } from '../../../chain/abi/registry.ts'
 import { buildAttestationText } from '../../../chain/attestation/buildAttestationText.ts'
 import { signAttestation } from '../../../chain/attestation/signAttestation.ts'
-import type { Deployment } from '../../../devnet/deployment.ts'
+import type { Deployment } from '../../../config/deployment.ts'
 import { devnetMnemonic } from '../../../devnet/seed/seedAccounts.ts'
 
 export type CreateMarketDriverParameters = {

@@ -1,5 +1,5 @@
 import { createPublicClient, http, type PublicClient } from 'viem'
-import type { Deployment } from '../../../devnet/deployment.ts'
+import type { Deployment } from '../../../config/deployment.ts'
 import { createIndexer, type CreateIndexerParameters, type Indexer } from '../../../server/indexer/createIndexer.ts'
 
 export type CreateTestIndexerParameters = Partial<Omit<CreateIndexerParameters, 'registry' | 'escrow' | 'arbiter'>> & {

@@ -7,7 +7,7 @@ import { toJob } from '../../../chain/mappers/toJob.ts'
 import { toJobEvent } from '../../../chain/mappers/toJobEvent.ts'
 import { toService } from '../../../chain/mappers/toService.ts'
 import { jobEventNames, type JobDetail, type JobEventName } from '../../../contract/job.ts'
-import type { Deployment } from '../../../devnet/deployment.ts'
+import type { Deployment } from '../../../config/deployment.ts'
 import type { MarketSnapshot } from './snapshotStore.ts'
 
 /**

@@ -1,4 +1,4 @@
-import type { Deployment } from '../../../devnet/deployment.ts'
+import type { Deployment } from '../../../config/deployment.ts'
 
 /**
  * The environment that points a server process at a devnet (config variables of loadConfig).

@@ -1,5 +1,5 @@
-import type { DevnetComponent } from '../../devnet/DevnetComponent.ts'
-import { startHostedMcpServer } from './startHostedMcpServer.ts'
+import type { DevnetComponent } from './DevnetComponent.ts'
+import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
 
 /** The hosted MCP server (four read tools) as part of `npm start`, reading the indexer's store when one runs. */
 export const mcpComponent: DevnetComponent = {
