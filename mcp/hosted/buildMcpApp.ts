@@ -9,7 +9,7 @@ import { addHttpMetrics } from '../../server/metrics/addHttpMetrics.ts'
 import { addMetricsRoute } from '../../server/metrics/serveMetrics.ts'
 import { createMarketMcpServer } from '../server/createMarketMcpServer.ts'
 import type { ToolDispatcher } from '../server/createToolDispatcher.ts'
-import { sendJsonRpcError } from './sendJsonRpcError.ts'
+import { jsonRpcErrorCodes, sendJsonRpcError, writeJsonRpcError } from './sendJsonRpcError.ts'
 
 export type BuildMcpAppParameters = {
   /** The tools, prepared once; each request gets its own protocol server over them (stateless). */
@@ -38,9 +38,6 @@ const corsHeaders = {
     'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
   'access-control-max-age': '86400',
 } as const
-
-/** JSON-RPC error codes answered outside the SDK's transport. */
-const jsonRpcCodes = { parseError: -32700, serverError: -32000, internalError: -32603 }
 
 /**
  * The hosted MCP server: `POST /mcp` goes to the SDK's Streamable HTTP transport in stateless mode
@@ -89,7 +86,7 @@ export function buildMcpApp({
       handler: async (_request, reply) =>
         sendJsonRpcError(reply, {
           status: 405,
-          code: jsonRpcCodes.serverError,
+          code: jsonRpcErrorCodes.serverError,
           message: `Method ${method} is not allowed on /mcp: this server is stateless, send each JSON-RPC message as a POST.`,
           headers: { allow: 'POST, OPTIONS' },
         }),
@@ -113,8 +110,7 @@ export function buildMcpApp({
     } catch (error) {
       log(`mcp request failed: ${error instanceof Error ? error.message : String(error)}`)
       if (!response.headersSent) {
-        response.writeHead(500, { 'content-type': 'application/json' })
-        response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: jsonRpcCodes.internalError, message: 'Internal server error.' }, id: null }))
+        writeJsonRpcError(response, { status: 500, code: jsonRpcErrorCodes.internalError, message: 'Internal server error.' })
       } else response.end()
     }
   })
@@ -134,16 +130,16 @@ export function buildMcpApp({
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return sendJsonRpcError(reply, {
         status: 413,
-        code: jsonRpcCodes.serverError,
+        code: jsonRpcErrorCodes.serverError,
         message: `Request body is larger than the ${bodyLimit} bytes this server accepts.`,
       })
     }
     if (status === 400) {
-      return sendJsonRpcError(reply, { status: 400, code: jsonRpcCodes.parseError, message: 'Parse error: Invalid JSON' })
+      return sendJsonRpcError(reply, { status: 400, code: jsonRpcErrorCodes.parseError, message: 'Parse error: Invalid JSON' })
     }
     return sendJsonRpcError(reply, {
       status: status >= 400 && status < 500 ? status : 500,
-      code: jsonRpcCodes.internalError,
+      code: jsonRpcErrorCodes.internalError,
       message: status >= 500 ? 'Internal server error.' : error.message,
     })
   })

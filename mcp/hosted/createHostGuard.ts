@@ -1,5 +1,5 @@
 import type { onRequestHookHandler } from 'fastify'
-import { sendJsonRpcError } from './sendJsonRpcError.ts'
+import { jsonRpcErrorCodes, sendJsonRpcError } from './sendJsonRpcError.ts'
 
 export type CreateHostGuardParameters = {
   /** The address the server listens on. */
@@ -31,7 +31,7 @@ export function createHostGuard({ bindHost, allowedHosts, allowedOrigins }: Crea
   if (!checkHosts && !checkOrigins) return undefined
 
   const refuse = (reply: Parameters<onRequestHookHandler>[1], message: string): void => {
-    sendJsonRpcError(reply, { status: 403, code: -32000, message })
+    sendJsonRpcError(reply, { status: 403, code: jsonRpcErrorCodes.serverError, message })
   }
   return function guardHostAndOrigin(request, reply, done) {
     const host = request.headers.host

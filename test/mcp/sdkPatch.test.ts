@@ -77,7 +77,7 @@ describe('the MCP SDK as patched', () => {
 
   test.each(guards)('$name runs no failing parse on a message of another kind', ({ guard, schema, own }) => {
     const parse = vi.spyOn(schema, 'safeParse')
-    const others = [initialize, toolCall, result, error, notification].filter((message) => !(own as unknown[]).includes(message))
+    const others = [initialize, toolCall, result, error, notification].filter((message) => !(own as readonly unknown[]).includes(message))
     for (const message of others) expect(guard(message)).toBe(false)
     expect(parse).not.toHaveBeenCalled()
   })
