@@ -20,7 +20,8 @@ import {
  *   or our client (a block range, a result count, a response size, HTTP 413). Ask for less: fewer
  *   blocks per `eth_getLogs`, fewer records per `eth_call`.
  * - `refused`: the node answered a JSON-RPC error about what was asked, naming no limit (out of
- *   gas under its cap, no calls without `to`). A smaller request may succeed; a retry as it is will not.
+ *   gas under its cap, no calls without `to`, an internal error). Smaller `eth_call`s may succeed
+ *   (readByIds splits); a log read is retried as it is, since its size was not what was refused.
  * - `unknown`: not an RPC failure (our own errors, a decoding failure, anything not thrown by viem's
  *   request path).
  */
