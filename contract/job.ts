@@ -41,7 +41,7 @@ export const jobAttestationKeys = [
   'attestationText',
   'attestationSignature',
   'attestation',
-] as const
+] as const satisfies readonly JobKey[]
 
 export const JobSchema = extendApi(
   z.object({
@@ -89,6 +89,17 @@ export const JobSchema = extendApi(
 )
 
 export type Job = z.output<typeof JobSchema>
+
+/**
+ * The keys of a job, from JobSchema's shape: the one list of a job's fields. The builders of a job
+ * write one object literal per shape (for V8's hidden classes) and check it with
+ * `satisfies Record<JobKey, unknown>` (or UnattestedJobKey), so a key added to the schema is a type
+ * error in each builder until it is written.
+ */
+export type JobKey = keyof typeof JobSchema.shape
+export type JobAttestationKey = (typeof jobAttestationKeys)[number]
+/** The keys of a job below Attested, or of one that never held an attestation. */
+export type UnattestedJobKey = Exclude<JobKey, JobAttestationKey>
 
 type AbiEventItem = { type: string; name?: string; inputs?: readonly { name?: string }[] }
 /** An event of `abi` about one job: its first input is the job id. */
@@ -147,6 +158,8 @@ export const JobDetailSchema = extendApi(
 )
 
 export type JobDetail = z.output<typeof JobDetailSchema>
+/** The keys of a job's detail, from JobDetailSchema's shape (see JobKey). */
+export type JobDetailKey = keyof typeof JobDetailSchema.shape
 
 /**
  * Adds the key-presence rule to a job schema: the attestation keys are absent below Attested and

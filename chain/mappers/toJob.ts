@@ -2,7 +2,7 @@ import type { ContractFunctionReturnType } from 'viem'
 import type { escrowAbi } from '../abi/escrow.ts'
 import { parseAttestationText } from '../attestation/parseAttestationText.ts'
 import type { AttestationFields } from '../../contract/attestation.ts'
-import { attestedState, jobStateNames, type Job } from '../../contract/job.ts'
+import { attestedState, jobStateNames, type Job, type JobKey, type UnattestedJobKey } from '../../contract/job.ts'
 import { flattenHex } from './flattenHex.ts'
 
 /** The escrow's `Job` struct as viem decodes it (uints as bigint, the enum as a number). */
@@ -42,7 +42,7 @@ export function toJob(jobId: bigint, struct: JobStruct): Job {
       state: struct.state,
       stateName,
       inputCommitment,
-    }
+    } satisfies Record<UnattestedJobKey, unknown>
   }
   const outputRootHash = flattenHex(struct.outputRootHash)
   return {
@@ -62,7 +62,7 @@ export function toJob(jobId: bigint, struct: JobStruct): Job {
     attestationText: flattenHex(struct.attestationText),
     attestationSignature: flattenHex(struct.attestationSignature),
     attestation: ownFields(parseAttestationText(struct.attestationText), outputRootHash),
-  }
+  } satisfies Record<JobKey, unknown>
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type Hex,
 } from 'viem'
 import { call, readContract } from 'viem/actions'
-import { isCallRefusedError } from './isCallRefusedError.ts'
+import { classifyRpcError } from '../rpc/classifyRpcError.ts'
 import { readByIdsCode } from './readByIdsCode.ts'
 
 /** View functions of `abi` taking one `uint256`: the only shape the reader code can call. */
@@ -51,10 +51,10 @@ const wavesInFlight = 2
 /**
  * Calls `functionName(id)` for every id, in the order given, `idsPerCall` ids per `eth_call`
  * through the creation code of `readByIdsCode` (no contract needs to be deployed). A lone id is a
- * plain call. A call the node refuses (see isCallRefusedError: too much returned, over its gas
- * cap) is split in two and retried, down to plain calls; an id whose own call failed is read again
- * with a plain call. So what reaches the caller is what `readContract` would have thrown for that
- * id (an unknown id's revert, a transport failure), never a batching artefact.
+ * plain call. A call the node refuses or finds too large (see classifyRpcError: too much returned,
+ * over its gas cap) is split in two and retried, down to plain calls; an id whose own call failed
+ * is read again with a plain call. So what reaches the caller is what `readContract` would have
+ * thrown for that id (an unknown id's revert, a transport failure), never a batching artefact.
  */
 export async function readByIds<const abi extends Abi, functionName extends IdFunctionName<abi>>(
   client: Client,
@@ -73,7 +73,9 @@ export async function readByIds<const abi extends Abi, functionName extends IdFu
     try {
       returned = (await call(client, { data: `${prefix}${group.map(toWord).join('')}` as Hex, blockNumber })).data
     } catch (error) {
-      if (!isCallRefusedError(error)) throw error
+      // Rate limits and transport failures propagate to the caller's backoff: smaller calls would add load.
+      const kind = classifyRpcError(error)
+      if (kind !== 'refused' && kind !== 'too-large') throw error
       const half = Math.ceil(group.length / 2)
       const [first, second] = await Promise.all([readMany(group.slice(0, half)), readMany(group.slice(half))])
       return [...first, ...second]

@@ -2,11 +2,11 @@ import { numberToHex, type Address, type Client } from 'viem'
 import { getBlock } from 'viem/actions'
 import { toJobEvent } from '../../chain/mappers/toJobEvent.ts'
 import { readLogs } from '../../chain/read/readLogs.ts'
+import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
 import { jobEventNames, type JobEventName } from '../../contract/job.ts'
 import { ChainChangedError, LogRangeTooLargeError } from '../../errors/chain.ts'
 import type { ReplaceJobParameters } from '../store/createStore.ts'
 import type { ScanWindow } from './createScanWindow.ts'
-import { isRangeTooLargeError } from './isRangeTooLargeError.ts'
 import { arbiterJobEvents, escrowEvents } from './marketEvents.ts'
 
 export type ReadJobHistoryParameters = {
@@ -40,9 +40,9 @@ export async function readJobHistory(
     try {
       logs.push(...(await readLogs(client, { address: [escrow, arbiter], events: jobHistoryEvents, fromBlock: from, toBlock: to, argTopics: [jobTopic] })))
     } catch (cause) {
-      if (isRangeTooLargeError(cause) && window.rejected(to - from + 1n)) continue
-      if (isRangeTooLargeError(cause)) throw new LogRangeTooLargeError({ fromBlock: from, toBlock: to, cause })
-      throw cause
+      if (classifyRpcError(cause) !== 'too-large') throw cause
+      if (window.rejected(to - from + 1n)) continue
+      throw new LogRangeTooLargeError({ fromBlock: from, toBlock: to, cause })
     }
     window.succeeded(to - from + 1n)
     from = to + 1n

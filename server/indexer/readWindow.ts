@@ -3,13 +3,13 @@ import { getBlock } from 'viem/actions'
 import { readJobs } from '../../chain/read/readJobs.ts'
 import { readLogs } from '../../chain/read/readLogs.ts'
 import { readServices } from '../../chain/read/readServices.ts'
+import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
 import type { Job } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import { ChainChangedError, IncompleteLogsError, LogRangeTooLargeError } from '../../errors/chain.ts'
 import type { BlockRef } from '../store/createStore.ts'
 import { checkCreatedIds } from './checkCreatedIds.ts'
 import { findBloomMisses } from './findBloomMisses.ts'
-import { isRangeTooLargeError } from './isRangeTooLargeError.ts'
 import { arbiterJobEvents, escrowEvents, marketEvents, registryEvents } from './marketEvents.ts'
 import { readNextId } from './readNextId.ts'
 
@@ -122,7 +122,7 @@ export async function readWindow(
       nextIdAt('escrow', toBlock),
     ])
   } catch (cause) {
-    if (isRangeTooLargeError(cause)) throw new LogRangeTooLargeError({ fromBlock, toBlock, cause })
+    if (classifyRpcError(cause) === 'too-large') throw new LogRangeTooLargeError({ fromBlock, toBlock, cause })
     throw cause
   }
   const [servicesBefore, servicesAfter, jobsBefore, jobsAfter] = nextIds as [bigint | undefined, bigint, bigint | undefined, bigint]

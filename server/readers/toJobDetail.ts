@@ -1,10 +1,12 @@
-import type { Job, JobDetail, JobEvent } from '../../contract/job.ts'
+import type { Job, JobAttestationKey, JobDetail, JobDetailKey, JobEvent } from '../../contract/job.ts'
 
 /**
  * The job with its history, as one object literal per shape (below Attested, and from Attested
  * on): V8 allocates it in one step under a hidden class shared by all jobs, where `{ ...job,
  * events }` gives each object a hidden class of its own (measured ~0.5 KB, and megamorphic reads
- * in the serializer). The events array is the store's, shared, never written.
+ * in the serializer). Each literal `satisfies` the key set of its shape (see JobKey), so a key
+ * added to JobSchema is a type error here until it is copied. The events array is the store's,
+ * shared, never written.
  */
 export function toJobDetail(job: Job, storedEvents: readonly JobEvent[]): JobDetail {
   const events = storedEvents as JobEvent[]
@@ -22,7 +24,7 @@ export function toJobDetail(job: Job, storedEvents: readonly JobEvent[]): JobDet
       stateName: job.stateName,
       inputCommitment: job.inputCommitment,
       events,
-    }
+    } satisfies Record<Exclude<JobDetailKey, JobAttestationKey>, unknown>
   }
   return {
     jobId: job.jobId,
@@ -42,5 +44,5 @@ export function toJobDetail(job: Job, storedEvents: readonly JobEvent[]): JobDet
     attestationSignature: job.attestationSignature,
     attestation: job.attestation,
     events,
-  }
+  } satisfies Record<JobDetailKey, unknown>
 }

@@ -2,7 +2,7 @@ import { keccak256, stringToHex } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { buildAttestationText } from '../../chain/attestation/buildAttestationText.ts'
 import { toJob, type JobStruct } from '../../chain/mappers/toJob.ts'
-import { JobDetailSchema, JobSchema, type JobEvent } from '../../contract/job.ts'
+import { JobDetailSchema, JobSchema, jobAttestationKeys, type JobEvent } from '../../contract/job.ts'
 import { toJobDetail } from '../../server/readers/toJobDetail.ts'
 
 // The compact builders must not change a single served value: toJob against the values it reads,
@@ -49,7 +49,11 @@ const events: JobEvent[] = [
 
 describe('toJob', () => {
   test('below Attested: the struct as strings, no attestation keys', () => {
-    expect(toJob(42n, struct({}))).toStrictEqual({
+    const job = toJob(42n, struct({}))
+    // In the schema's order, as the attested shape: MCP serializes a job in its own key order.
+    const attestationKeys: readonly string[] = jobAttestationKeys
+    expect(Object.keys(job)).toEqual(Object.keys(JobSchema.shape).filter((key) => !attestationKeys.includes(key)))
+    expect(job).toStrictEqual({
       jobId: '42',
       serviceId: '3',
       buyer: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
