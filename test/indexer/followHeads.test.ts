@@ -89,12 +89,12 @@ describe('followHeads against the devnet node', () => {
       await until('the subscription again', () => changes.at(-1)?.state === 'subscribed')
       await seesNextBlock()
 
-      // A peer that stops answering without closing: only the missing pong can tell.
+      // A peer that stops answering without closing: only the unanswered keep-alive can tell.
       const beforeFreeze = changes.length
       proxy.freeze(true)
-      await until('the missed pong', () => connectingAfter(changes, beforeFreeze).length >= 1)
+      await until('the unanswered keep-alive', () => connectingAfter(changes, beforeFreeze).length >= 1)
       expect(connectingAfter(changes, beforeFreeze)[0]).toMatchObject({
-        error: { message: expect.stringMatching(/no pong within 200 ms/) },
+        error: { message: expect.stringMatching(/no answer to a keep-alive within 200 ms/) },
       })
       proxy.freeze(false)
       await until('the subscription after the silence', () => changes.at(-1)?.state === 'subscribed')
@@ -256,8 +256,10 @@ describe('indexer following new heads', () => {
       await waitForHead(indexer, node)
       const pollsBefore = lastPollAtEachStart.length
       const heads: bigint[] = []
+      // Through the TCP proxy: viem shares one socket per URL in a process, and stopping this
+      // follower must not close the indexer's.
       const counter = followHeads({
-        url: rpcUrl.replace('http://', 'ws://'),
+        url: `ws://${proxy.host}`,
         onHead: (head) => heads.push(head),
         onChange: () => undefined,
       })
