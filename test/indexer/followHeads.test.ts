@@ -104,6 +104,46 @@ describe('followHeads against the devnet node', () => {
     }
   })
 
+  test('a node down at the start, then stalling the handshake, is tried until it answers; each head then comes once', async () => {
+    const heads: bigint[] = []
+    const changes: FollowHeadsChange[] = []
+    proxy.refuse(true)
+    const follower = followHeads({
+      url: `ws://${proxy.host}`,
+      onHead: (blockNumber) => heads.push(blockNumber),
+      onChange: (change) => changes.push(change),
+      retryDelayMs: 50,
+      maxRetryDelayMs: 100,
+      timeoutMs: 300,
+      heartbeatMs: 200,
+    })
+    try {
+      await until('two refused first attempts', () => changes.length >= 2)
+      expect(changes.every((change) => change.state === 'connecting')).toBe(true)
+
+      // Accepted, then silent: the handshake never completes, and only the deadline ends the attempt.
+      proxy.freeze(true)
+      proxy.refuse(false)
+      const beforeFreeze = changes.length
+      await until('a stalled attempt', () =>
+        connectingAfter(changes, beforeFreeze).some((change) => change.state === 'connecting' && /no subscription within 300 ms/.test(change.error.message)),
+      )
+      proxy.freeze(false)
+      await until('the subscription', () => changes.at(-1)?.state === 'subscribed')
+
+      // A stalled or failed attempt left no second subscription behind: no head is reported twice.
+      const from = await market.blockNumber()
+      for (let block = 0; block < 3; block += 1) await market.mine(1)
+      await until('three heads', () => heads.length >= 3)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(heads).toEqual([from + 1n, from + 2n, from + 3n])
+    } finally {
+      await follower.stop()
+      proxy.freeze(false)
+      proxy.refuse(false)
+    }
+  })
+
   test('an endpoint that does not speak WebSocket (plain HTTP) is retried, never taken as subscribed', async () => {
     const changes: FollowHeadsChange[] = []
     const httpOnly = await startFaultProxy({ target: devnet.rpcUrl })
