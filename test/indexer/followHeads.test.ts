@@ -6,11 +6,13 @@ import { marketContract } from '../../contract/router.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { createIndexer } from '../../server/indexer/createIndexer.ts'
 import { followHeads, type FollowHeadsChange } from '../../server/indexer/followHeads.ts'
+import { startRestIndexer } from '../../server/http/startRestIndexer.ts'
 import { startIndexer } from '../../server/indexer/startIndexer.ts'
 import { getHealth, getJob } from '../../server/readers/index.ts'
 import type { Store } from '../../server/store/createStore.ts'
 import { listenApp } from '../rest/startRestServer.ts'
 import { startFaultProxy } from '../support/faultProxy.ts'
+import { scrapeMetrics } from '../support/scrapeMetrics.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { createMarketDriver, type MarketDriver } from './support/createMarketDriver.ts'
 import { createTestIndexer, waitForHead } from './support/createTestIndexer.ts'
@@ -248,6 +250,45 @@ describe('indexer following new heads', () => {
       expect(changes.at(-1)?.state).toBe('subscribed')
     } finally {
       await indexer.stop()
+      proxy.refuse(false)
+    }
+  })
+
+  test('/metrics says whether the subscription is up and when it last announced a head', async () => {
+    const { rpcUrl, deployment } = devnet
+    const config = loadConfig({
+      argv: [
+        '--network', 'devnet',
+        '--rpc-url', rpcUrl,
+        '--ws-rpc-url', `ws://${proxy.host}`,
+        '--chain-id', String(deployment.chainId),
+        '--registry', deployment.registry,
+        '--escrow', deployment.escrow,
+        '--arbiter', deployment.arbiter,
+        '--attestation-verifier', deployment.attestationVerifier,
+        '--start-block', deployment.deployBlock,
+        '--poll-interval', '1000',
+        '--port', '0',
+        '--host', '127.0.0.1',
+      ],
+      env: {},
+    })
+    const server = await startRestIndexer(config, { mode: 'production', logger: false })
+    const metric = async (name: string): Promise<number | undefined> => (await scrapeMetrics(server.url)).get(name)
+    try {
+      await until('the subscription', async () => (await metric('indexer_new_heads_subscribed')) === 1)
+      expect(await metric('indexer_new_heads_last_head_timestamp_seconds')).toBe(0)
+      const minedAfter = Date.now() / 1000
+      await market.mine(1)
+      await until('the head announced', async () => ((await metric('indexer_new_heads_last_head_timestamp_seconds')) ?? 0) >= minedAfter)
+
+      proxy.refuse(true)
+      proxy.cut()
+      await until('the subscription down', async () => (await metric('indexer_new_heads_subscribed')) === 0)
+      proxy.refuse(false)
+      await until('the subscription back', async () => (await metric('indexer_new_heads_subscribed')) === 1)
+    } finally {
+      await server.stop()
       proxy.refuse(false)
     }
   })
