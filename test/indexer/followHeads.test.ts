@@ -5,12 +5,13 @@ import { loadConfig } from '../../config/loadConfig.ts'
 import { marketContract } from '../../contract/router.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { createIndexer } from '../../server/indexer/createIndexer.ts'
-import { followHeads, type FollowHeadsChange } from '../../server/indexer/followHeads.ts'
+import { followHeads, type FollowHeadsChange, type FollowHeadsParameters } from '../../server/indexer/followHeads.ts'
 import { startRestIndexer } from '../../server/http/startRestIndexer.ts'
 import { startIndexer } from '../../server/indexer/startIndexer.ts'
 import { getHealth, getJob } from '../../server/readers/index.ts'
 import type { Store } from '../../server/store/createStore.ts'
 import { listenApp } from '../rest/startRestServer.ts'
+import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { startFaultProxy } from '../support/faultProxy.ts'
 import { scrapeMetrics } from '../support/scrapeMetrics.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
@@ -49,22 +50,21 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
   }
 }
 
+/** A follower of `url` that records every head and every change. */
+function follow(url: string, options: Omit<FollowHeadsParameters, 'url' | 'onHead' | 'onChange'> = {}) {
+  const heads: bigint[] = []
+  const changes: FollowHeadsChange[] = []
+  const { stop } = followHeads({ url, onHead: (blockNumber) => heads.push(blockNumber), onChange: (change) => changes.push(change), ...options })
+  return { heads, changes, stop }
+}
+
 const connectingAfter = (changes: readonly FollowHeadsChange[], from: number) =>
   changes.slice(from).filter((change) => change.state === 'connecting')
 
 describe('followHeads against the devnet node', () => {
   test('reports heads, and reconnects with a growing backoff after a cut, a refusal and a silent peer', async () => {
-    const heads: bigint[] = []
-    const changes: FollowHeadsChange[] = []
-    const follower = followHeads({
-      url: `ws://${proxy.host}`,
-      onHead: (blockNumber) => heads.push(blockNumber),
-      onChange: (change) => changes.push(change),
-      retryDelayMs: 50,
-      maxRetryDelayMs: 200,
-      timeoutMs: 1_000,
-      heartbeatMs: 200,
-    })
+    const follower = follow(`ws://${proxy.host}`, { retryDelayMs: 50, maxRetryDelayMs: 200, timeoutMs: 1_000, heartbeatMs: 200 })
+    const { heads, changes } = follower
     const seesNextBlock = async (): Promise<void> => {
       await market.mine(1)
       const mined = await market.blockNumber()
@@ -107,18 +107,9 @@ describe('followHeads against the devnet node', () => {
   })
 
   test('a node down at the start, then stalling the handshake, is tried until it answers; each head then comes once', async () => {
-    const heads: bigint[] = []
-    const changes: FollowHeadsChange[] = []
     proxy.refuse(true)
-    const follower = followHeads({
-      url: `ws://${proxy.host}`,
-      onHead: (blockNumber) => heads.push(blockNumber),
-      onChange: (change) => changes.push(change),
-      retryDelayMs: 50,
-      maxRetryDelayMs: 100,
-      timeoutMs: 300,
-      heartbeatMs: 200,
-    })
+    const follower = follow(`ws://${proxy.host}`, { retryDelayMs: 50, maxRetryDelayMs: 100, timeoutMs: 300, heartbeatMs: 200 })
+    const { heads, changes } = follower
     try {
       await until('two refused first attempts', () => changes.length >= 2)
       expect(changes.every((change) => change.state === 'connecting')).toBe(true)
@@ -147,15 +138,9 @@ describe('followHeads against the devnet node', () => {
   })
 
   test('an endpoint that does not speak WebSocket (plain HTTP) is retried, never taken as subscribed', async () => {
-    const changes: FollowHeadsChange[] = []
     const httpOnly = await startFaultProxy({ target: devnet.rpcUrl })
-    const follower = followHeads({
-      url: httpOnly.url.replace('http://', 'ws://'),
-      onHead: () => undefined,
-      onChange: (change) => changes.push(change),
-      retryDelayMs: 50,
-      maxRetryDelayMs: 100,
-    })
+    const follower = follow(httpOnly.url.replace('http://', 'ws://'), { retryDelayMs: 50, maxRetryDelayMs: 100 })
+    const { changes } = follower
     try {
       await until('two failed attempts', () => changes.length >= 2)
       expect(changes.every((change) => change.state === 'connecting')).toBe(true)
@@ -174,12 +159,7 @@ describe('indexer following new heads', () => {
       argv: [
         '--network', 'devnet',
         '--rpc-url', rpcUrl,
-        '--chain-id', String(deployment.chainId),
-        '--registry', deployment.registry,
-        '--escrow', deployment.escrow,
-        '--arbiter', deployment.arbiter,
-        '--attestation-verifier', deployment.attestationVerifier,
-        '--start-block', deployment.deployBlock,
+        ...deploymentArgv(deployment),
         '--poll-interval', String(longPollMs),
       ],
       env: {},
@@ -261,12 +241,7 @@ describe('indexer following new heads', () => {
         '--network', 'devnet',
         '--rpc-url', rpcUrl,
         '--ws-rpc-url', `ws://${proxy.host}`,
-        '--chain-id', String(deployment.chainId),
-        '--registry', deployment.registry,
-        '--escrow', deployment.escrow,
-        '--arbiter', deployment.arbiter,
-        '--attestation-verifier', deployment.attestationVerifier,
-        '--start-block', deployment.deployBlock,
+        ...deploymentArgv(deployment),
         '--poll-interval', '1000',
         '--port', '0',
         '--host', '127.0.0.1',
@@ -336,14 +311,10 @@ describe('indexer following new heads', () => {
       await until('the catch-up poll after subscribing', () => lastPollAtEachStart.length >= 2)
       await waitForHead(indexer, node)
       const pollsBefore = lastPollAtEachStart.length
-      const heads: bigint[] = []
       // Through the TCP proxy: viem shares one socket per URL in a process, and stopping this
       // follower must not close the indexer's.
-      const counter = followHeads({
-        url: `ws://${proxy.host}`,
-        onHead: (head) => heads.push(head),
-        onChange: () => undefined,
-      })
+      const counter = follow(`ws://${proxy.host}`)
+      const { heads } = counter
       await until('the counting subscription', async () => {
         await market.mine(1)
         return heads.length > 0

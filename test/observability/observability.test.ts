@@ -14,6 +14,7 @@ import { getHealth } from '../../server/readers/getHealth.ts'
 import { getReadiness } from '../../server/readers/getReadiness.ts'
 import { createStore } from '../../server/store/createStore.ts'
 import { createMarketDriver, type MarketDriver } from '../indexer/support/createMarketDriver.ts'
+import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy.ts'
 import { scrapeMetrics } from '../support/scrapeMetrics.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
@@ -38,12 +39,7 @@ function configFor(rpcUrl: string, extra: string[] = []): Config {
       '--network', 'devnet',
       '--rpc-url', rpcUrl,
       '--ws-rpc-url', 'none',
-      '--chain-id', String(deployment.chainId),
-      '--registry', deployment.registry,
-      '--escrow', deployment.escrow,
-      '--arbiter', deployment.arbiter,
-      '--attestation-verifier', deployment.attestationVerifier,
-      '--start-block', deployment.deployBlock,
+      ...deploymentArgv(deployment),
       '--poll-interval', '200',
       '--port', '0',
       '--mcp-port', '0',
