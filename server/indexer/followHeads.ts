@@ -59,8 +59,9 @@ export function followHeads({
 }: FollowHeadsParameters): HeadFollower {
   const endpoint = describeEndpoint(url)
   // viem keeps one socket client per URL and options in the process: a connection holds the one
-  // it subscribed on and closes it when it ends, so the next connection gets a new one.
-  const { transport } = createClient({ transport: webSocket(url, { reconnect: false, keepAlive: false, retryCount: 0, timeout: timeoutMs }) })
+  // it subscribed on and closes it when it ends, so the next connection gets a new one (followers
+  // of one URL in one process share it, and one's failure or stop makes the others reconnect).
+  const { transport } = createClient({ transport: webSocket(url, { reconnect: false, keepAlive: false }) })
   let stopped = false
   let failures = 0
   let retryTimer: NodeJS.Timeout | undefined
