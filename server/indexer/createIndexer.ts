@@ -239,6 +239,7 @@ export function createIndexer(
   const onHead = (blockNumber: bigint): void => {
     // The last one, not the highest: after a reorg to a shorter branch the head number goes down.
     announcedHead = blockNumber
+    store.headAnnounced(now())
     wake()
   }
 

@@ -1,4 +1,4 @@
-import { WebSocket } from 'ws'
+import { createClient, hexToBigInt, isHex, TimeoutError, webSocket } from 'viem'
 import { NewHeadsError } from '../../errors/chain.ts'
 
 export type FollowHeadsChange =
@@ -18,8 +18,9 @@ export type FollowHeadsParameters = {
   /** Longest wait for the socket to open and the node to confirm the subscription. */
   timeoutMs?: number | undefined
   /**
-   * Ping period: a connection whose pong does not come back before the next ping is dropped and
-   * made again (a peer that vanished without closing, e.g. behind a NAT, never sends a close).
+   * Period of a keep-alive request (`net_version`): a connection that does not answer one within
+   * this time is dropped and made again (a peer that vanished without closing, e.g. behind a NAT,
+   * never sends a close).
    */
   heartbeatMs?: number | undefined
 }
@@ -29,21 +30,23 @@ export type HeadFollower = {
   stop(): Promise<void>
 }
 
-const subscribeRequestId = 1
-
-type SubscriptionMessage = {
-  id?: unknown
-  result?: unknown
-  error?: { message?: unknown }
-  method?: unknown
-  params?: { subscription?: unknown; result?: { number?: unknown } }
-}
-
 /**
- * Subscribes to `newHeads` over a WebSocket and reports every head. A failed attempt, a closed
- * socket, a refused subscription or a missed pong ends the connection and another is made after
- * a capped exponential backoff, forever until `stop`. The backoff resets only once a head came
- * through, so an endpoint that accepts and then drops at once is not hammered.
+ * Subscribes to `newHeads` through viem's WebSocket transport and reports every head. A failed
+ * attempt, a closed socket, a refused subscription or an unanswered keep-alive ends the
+ * connection and another is made after a capped exponential backoff, forever until `stop`. The
+ * backoff resets only once a head came through, so an endpoint that accepts and then drops at
+ * once is not hammered.
+ *
+ * viem's own `reconnect` and `keepAlive` are off, and this loop and keep-alive stay ours, because
+ * in viem 2.57 (tested against a dropping, refusing and frozen peer): a failed first connection
+ * is never retried (`watchBlockNumber` reports one error and stops); a reconnect whose handshake
+ * stalls holds its reconnect loop for good (no handshake timeout), even after the peer is back;
+ * a failed reconnect is retried only on the next keep-alive tick, printing the socket's error
+ * event to stderr, and after `attempts` the client stays cached dead; the keep-alive never reads
+ * its answer, so a silent peer goes unnoticed; and nothing says when a subscription is made again
+ * after a reconnect, so health could not say "subscribed". The subscription itself is the
+ * transport's `subscribe` (what `watchBlockNumber` wraps), whose promise is the node's
+ * confirmation.
  */
 export function followHeads({
   url,
@@ -55,17 +58,18 @@ export function followHeads({
   heartbeatMs = 15_000,
 }: FollowHeadsParameters): HeadFollower {
   const endpoint = describeEndpoint(url)
+  // viem keeps one socket client per URL and options in the process: a connection holds the one
+  // it subscribed on and closes it when it ends, so the next connection gets a new one (followers
+  // of one URL in one process share it, and one's failure or stop makes the others reconnect).
+  const { transport } = createClient({ transport: webSocket(url, { reconnect: false, keepAlive: false }) })
   let stopped = false
   let failures = 0
   let retryTimer: NodeJS.Timeout | undefined
-  let socket: WebSocket | undefined
+  let endConnection: (() => void) | undefined
 
   const connect = (): void => {
-    const current = new WebSocket(url, { handshakeTimeout: timeoutMs })
-    socket = current
     let ended = false
-    let subscription: string | undefined
-    let pongDue = false
+    let rpcClient: Awaited<ReturnType<typeof transport.getRpcClient>> | undefined
     let heartbeat: NodeJS.Timeout | undefined
 
     const end = (reason: string, cause?: unknown): void => {
@@ -73,57 +77,42 @@ export function followHeads({
       ended = true
       clearTimeout(deadline)
       clearInterval(heartbeat)
-      current.terminate()
+      rpcClient?.close()
       if (stopped) return
       failures += 1
       const retryInMs = Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (failures - 1))
       onChange({ state: 'connecting', endpoint, error: new NewHeadsError({ endpoint, reason, cause }), retryInMs })
       retryTimer = setTimeout(connect, retryInMs)
     }
+    const fail = (error: unknown): void => end(describeCause(error), error)
+    endConnection = () => end('stopped')
     const deadline = setTimeout(() => end(`no subscription within ${timeoutMs} ms`), timeoutMs)
 
-    current.on('open', () => {
-      current.send(JSON.stringify({ jsonrpc: '2.0', id: subscribeRequestId, method: 'eth_subscribe', params: ['newHeads'] }))
-      heartbeat = setInterval(() => {
-        if (pongDue) {
-          end(`no pong within ${heartbeatMs} ms`)
-          return
-        }
-        // Closing already: the close event ends this connection.
-        if (current.readyState !== WebSocket.OPEN) return
-        pongDue = true
-        current.ping()
-      }, heartbeatMs)
-    })
-    current.on('pong', () => {
-      pongDue = false
-    })
-    current.on('message', (data) => {
-      let message: SubscriptionMessage
-      try {
-        message = JSON.parse(data.toString()) as SubscriptionMessage
-      } catch {
-        return
-      }
-      if (message.id === subscribeRequestId) {
-        if (typeof message.result !== 'string') {
-          end(`eth_subscribe was refused (${String(message.error?.message ?? 'no subscription id')})`)
-          return
-        }
-        subscription = message.result
+    transport
+      .getRpcClient()
+      .then(async (client) => {
+        rpcClient = client
+        // Ended while the socket opened (deadline or stop): this socket was never ours to keep.
+        if (ended) return client.close()
+        await transport.subscribe({
+          params: ['newHeads'],
+          onData: ({ result }: { result?: { number?: unknown } }) => {
+            if (ended || !isHex(result?.number, { strict: true })) return
+            failures = 0
+            onHead(hexToBigInt(result.number))
+          },
+          onError: fail,
+        })
+        if (ended) return
         clearTimeout(deadline)
+        heartbeat = setInterval(() => {
+          client
+            .requestAsync({ body: { method: 'net_version' }, timeout: heartbeatMs })
+            .catch((error: unknown) => end(error instanceof TimeoutError ? `no answer to a keep-alive within ${heartbeatMs} ms` : describeCause(error), error))
+        }, heartbeatMs)
         onChange({ state: 'subscribed', endpoint })
-        return
-      }
-      const number = message.params?.result?.number
-      if (message.method !== 'eth_subscription' || subscription === undefined) return
-      if (message.params?.subscription !== subscription) return
-      if (typeof number !== 'string' || !/^0x[0-9a-fA-F]+$/.test(number)) return
-      failures = 0
-      onHead(BigInt(number))
-    })
-    current.on('error', (error) => end(error.message, error))
-    current.on('close', (code) => end(`the socket closed (code ${code})`))
+      })
+      .catch(fail)
   }
 
   connect()
@@ -131,12 +120,16 @@ export function followHeads({
     async stop() {
       stopped = true
       clearTimeout(retryTimer)
-      if (socket === undefined || socket.readyState === WebSocket.CLOSED) return
-      const closed = new Promise((resolve) => socket?.once('close', resolve))
-      socket.terminate()
-      await closed
+      endConnection?.()
     },
   }
+}
+
+/** viem's errors carry a one-line `shortMessage`; a socket's error event and a JSON-RPC error a `message`. */
+function describeCause(error: unknown): string {
+  const { shortMessage, message } = (error ?? {}) as { shortMessage?: unknown; message?: unknown }
+  const text = typeof shortMessage === 'string' ? shortMessage : typeof message === 'string' ? message : String(error)
+  return text.replace(/\.$/, '')
 }
 
 /** The endpoint for logs: no credentials, path or query, which may carry an API key (…/v3/<key>). */

@@ -75,6 +75,12 @@ export function addIndexerMetrics({ registry, rpc, startBlock, now = Date.now }:
   gauge('indexer_last_poll_timestamp_seconds', 'Unix time of the last successful poll.', () =>
     store?.sync.lastPollAt === undefined ? undefined : store.sync.lastPollAt / 1000,
   )
+  gauge('indexer_new_heads_subscribed', '1 while the new-heads subscription is up; 0 while it is made again, or with no WebSocket URL configured.', () =>
+    store === undefined ? undefined : store.sync.newHeads === 'subscribed' ? 1 : 0,
+  )
+  gauge('indexer_new_heads_last_head_timestamp_seconds', 'Unix time of the last head the new-heads subscription announced (0 before the first).', () =>
+    store?.sync.lastHeadAt === undefined ? undefined : store.sync.lastHeadAt / 1000,
+  )
 
   new Gauge({
     name: 'indexer_store_records',

@@ -42,6 +42,8 @@ export type StoreSync = {
   network: string
   /** Whether new heads are followed over WebSocket (and whether that subscription is up). */
   newHeads: Health['newHeads']
+  /** When the new-heads subscription last announced a head (a live socket can stop delivering). */
+  lastHeadAt: number | undefined
   /**
    * The contracts' next ids at the cursor (after the last applied window), so the next window's
    * creations are counted without reading an old block's state; undefined after a rollback.
@@ -113,6 +115,8 @@ export type Store = {
   polled(parameters: { headBlock: bigint; at: number }): void
   /** Records how the new-heads subscription stands, for the health reader. */
   followingNewHeads(state: Health['newHeads']): void
+  /** Records that the new-heads subscription announced a head. */
+  headAnnounced(at: number): void
   /** Undoes every block above `ancestor`, which becomes the cursor. */
   rollback(ancestor: BlockRef): void
   /** Forgets everything, for a reorg deeper than the remembered blocks. */
@@ -244,6 +248,7 @@ export function createStore({
     chainId,
     network,
     newHeads: 'off',
+    lastHeadAt: undefined,
     nextIds: undefined,
     chainMismatch: undefined,
     lastError: undefined,
@@ -458,6 +463,10 @@ export function createStore({
 
     followingNewHeads(state) {
       sync.newHeads = state
+    },
+
+    headAnnounced(at) {
+      sync.lastHeadAt = at
     },
 
     rollback(ancestor) {

@@ -5,12 +5,15 @@ import { loadConfig } from '../../config/loadConfig.ts'
 import { marketContract } from '../../contract/router.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { createIndexer } from '../../server/indexer/createIndexer.ts'
-import { followHeads, type FollowHeadsChange } from '../../server/indexer/followHeads.ts'
+import { followHeads, type FollowHeadsChange, type FollowHeadsParameters } from '../../server/indexer/followHeads.ts'
+import { startRestIndexer } from '../../server/http/startRestIndexer.ts'
 import { startIndexer } from '../../server/indexer/startIndexer.ts'
 import { getHealth, getJob } from '../../server/readers/index.ts'
 import type { Store } from '../../server/store/createStore.ts'
 import { listenApp } from '../rest/startRestServer.ts'
+import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { startFaultProxy } from '../support/faultProxy.ts'
+import { scrapeMetrics } from '../support/scrapeMetrics.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { createMarketDriver, type MarketDriver } from './support/createMarketDriver.ts'
 import { createTestIndexer, waitForHead } from './support/createTestIndexer.ts'
@@ -47,22 +50,21 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
   }
 }
 
+/** A follower of `url` that records every head and every change. */
+function follow(url: string, options: Omit<FollowHeadsParameters, 'url' | 'onHead' | 'onChange'> = {}) {
+  const heads: bigint[] = []
+  const changes: FollowHeadsChange[] = []
+  const { stop } = followHeads({ url, onHead: (blockNumber) => heads.push(blockNumber), onChange: (change) => changes.push(change), ...options })
+  return { heads, changes, stop }
+}
+
 const connectingAfter = (changes: readonly FollowHeadsChange[], from: number) =>
   changes.slice(from).filter((change) => change.state === 'connecting')
 
 describe('followHeads against the devnet node', () => {
   test('reports heads, and reconnects with a growing backoff after a cut, a refusal and a silent peer', async () => {
-    const heads: bigint[] = []
-    const changes: FollowHeadsChange[] = []
-    const follower = followHeads({
-      url: `ws://${proxy.host}`,
-      onHead: (blockNumber) => heads.push(blockNumber),
-      onChange: (change) => changes.push(change),
-      retryDelayMs: 50,
-      maxRetryDelayMs: 200,
-      timeoutMs: 1_000,
-      heartbeatMs: 200,
-    })
+    const follower = follow(`ws://${proxy.host}`, { retryDelayMs: 50, maxRetryDelayMs: 200, timeoutMs: 1_000, heartbeatMs: 200 })
+    const { heads, changes } = follower
     const seesNextBlock = async (): Promise<void> => {
       await market.mine(1)
       const mined = await market.blockNumber()
@@ -89,12 +91,12 @@ describe('followHeads against the devnet node', () => {
       await until('the subscription again', () => changes.at(-1)?.state === 'subscribed')
       await seesNextBlock()
 
-      // A peer that stops answering without closing: only the missing pong can tell.
+      // A peer that stops answering without closing: only the unanswered keep-alive can tell.
       const beforeFreeze = changes.length
       proxy.freeze(true)
-      await until('the missed pong', () => connectingAfter(changes, beforeFreeze).length >= 1)
+      await until('the unanswered keep-alive', () => connectingAfter(changes, beforeFreeze).length >= 1)
       expect(connectingAfter(changes, beforeFreeze)[0]).toMatchObject({
-        error: { message: expect.stringMatching(/no pong within 200 ms/) },
+        error: { message: expect.stringMatching(/no answer to a keep-alive within 200 ms/) },
       })
       proxy.freeze(false)
       await until('the subscription after the silence', () => changes.at(-1)?.state === 'subscribed')
@@ -104,16 +106,41 @@ describe('followHeads against the devnet node', () => {
     }
   })
 
+  test('a node down at the start, then stalling the handshake, is tried until it answers; each head then comes once', async () => {
+    proxy.refuse(true)
+    const follower = follow(`ws://${proxy.host}`, { retryDelayMs: 50, maxRetryDelayMs: 100, timeoutMs: 300, heartbeatMs: 200 })
+    const { heads, changes } = follower
+    try {
+      await until('two refused first attempts', () => changes.length >= 2)
+      expect(changes.every((change) => change.state === 'connecting')).toBe(true)
+
+      // Accepted, then silent: the handshake never completes, and only the deadline ends the attempt.
+      proxy.freeze(true)
+      proxy.refuse(false)
+      const beforeFreeze = changes.length
+      await until('a stalled attempt', () =>
+        connectingAfter(changes, beforeFreeze).some((change) => change.state === 'connecting' && /no subscription within 300 ms/.test(change.error.message)),
+      )
+      proxy.freeze(false)
+      await until('the subscription', () => changes.at(-1)?.state === 'subscribed')
+
+      // A stalled or failed attempt left no second subscription behind: no head is reported twice.
+      const from = await market.blockNumber()
+      for (let block = 0; block < 3; block += 1) await market.mine(1)
+      await until('three heads', () => heads.length >= 3)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(heads).toEqual([from + 1n, from + 2n, from + 3n])
+    } finally {
+      await follower.stop()
+      proxy.freeze(false)
+      proxy.refuse(false)
+    }
+  })
+
   test('an endpoint that does not speak WebSocket (plain HTTP) is retried, never taken as subscribed', async () => {
-    const changes: FollowHeadsChange[] = []
     const httpOnly = await startFaultProxy({ target: devnet.rpcUrl })
-    const follower = followHeads({
-      url: httpOnly.url.replace('http://', 'ws://'),
-      onHead: () => undefined,
-      onChange: (change) => changes.push(change),
-      retryDelayMs: 50,
-      maxRetryDelayMs: 100,
-    })
+    const follower = follow(httpOnly.url.replace('http://', 'ws://'), { retryDelayMs: 50, maxRetryDelayMs: 100 })
+    const { changes } = follower
     try {
       await until('two failed attempts', () => changes.length >= 2)
       expect(changes.every((change) => change.state === 'connecting')).toBe(true)
@@ -132,12 +159,7 @@ describe('indexer following new heads', () => {
       argv: [
         '--network', 'devnet',
         '--rpc-url', rpcUrl,
-        '--chain-id', String(deployment.chainId),
-        '--registry', deployment.registry,
-        '--escrow', deployment.escrow,
-        '--arbiter', deployment.arbiter,
-        '--attestation-verifier', deployment.attestationVerifier,
-        '--start-block', deployment.deployBlock,
+        ...deploymentArgv(deployment),
         '--poll-interval', String(longPollMs),
       ],
       env: {},
@@ -212,6 +234,40 @@ describe('indexer following new heads', () => {
     }
   })
 
+  test('/metrics says whether the subscription is up and when it last announced a head', async () => {
+    const { rpcUrl, deployment } = devnet
+    const config = loadConfig({
+      argv: [
+        '--network', 'devnet',
+        '--rpc-url', rpcUrl,
+        '--ws-rpc-url', `ws://${proxy.host}`,
+        ...deploymentArgv(deployment),
+        '--poll-interval', '1000',
+        '--port', '0',
+        '--host', '127.0.0.1',
+      ],
+      env: {},
+    })
+    const server = await startRestIndexer(config, { mode: 'production', logger: false })
+    const metric = async (name: string): Promise<number | undefined> => (await scrapeMetrics(server.url)).get(name)
+    try {
+      await until('the subscription', async () => (await metric('indexer_new_heads_subscribed')) === 1)
+      expect(await metric('indexer_new_heads_last_head_timestamp_seconds')).toBe(0)
+      const minedAfter = Date.now() / 1000
+      await market.mine(1)
+      await until('the head announced', async () => ((await metric('indexer_new_heads_last_head_timestamp_seconds')) ?? 0) >= minedAfter)
+
+      proxy.refuse(true)
+      proxy.cut()
+      await until('the subscription down', async () => (await metric('indexer_new_heads_subscribed')) === 0)
+      proxy.refuse(false)
+      await until('the subscription back', async () => (await metric('indexer_new_heads_subscribed')) === 1)
+    } finally {
+      await server.stop()
+      proxy.refuse(false)
+    }
+  })
+
   test('heads that arrive during a poll are coalesced into one poll after it: never two at once', async () => {
     const { rpcUrl, deployment } = devnet
     // Every request held 100 ms: a poll lasts long enough for a burst of heads to arrive during it.
@@ -255,12 +311,10 @@ describe('indexer following new heads', () => {
       await until('the catch-up poll after subscribing', () => lastPollAtEachStart.length >= 2)
       await waitForHead(indexer, node)
       const pollsBefore = lastPollAtEachStart.length
-      const heads: bigint[] = []
-      const counter = followHeads({
-        url: rpcUrl.replace('http://', 'ws://'),
-        onHead: (head) => heads.push(head),
-        onChange: () => undefined,
-      })
+      // Through the TCP proxy: viem shares one socket per URL in a process, and stopping this
+      // follower must not close the indexer's.
+      const counter = follow(`ws://${proxy.host}`)
+      const { heads } = counter
       await until('the counting subscription', async () => {
         await market.mine(1)
         return heads.length > 0

@@ -14,7 +14,9 @@ import { getHealth } from '../../server/readers/getHealth.ts'
 import { getReadiness } from '../../server/readers/getReadiness.ts'
 import { createStore } from '../../server/store/createStore.ts'
 import { createMarketDriver, type MarketDriver } from '../indexer/support/createMarketDriver.ts'
+import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy.ts'
+import { scrapeMetrics } from '../support/scrapeMetrics.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { startSlowRpcProxy, type SlowRpcProxy } from './slowRpcProxy.ts'
 
@@ -37,12 +39,7 @@ function configFor(rpcUrl: string, extra: string[] = []): Config {
       '--network', 'devnet',
       '--rpc-url', rpcUrl,
       '--ws-rpc-url', 'none',
-      '--chain-id', String(deployment.chainId),
-      '--registry', deployment.registry,
-      '--escrow', deployment.escrow,
-      '--arbiter', deployment.arbiter,
-      '--attestation-verifier', deployment.attestationVerifier,
-      '--start-block', deployment.deployBlock,
+      ...deploymentArgv(deployment),
       '--poll-interval', '200',
       '--port', '0',
       '--mcp-port', '0',
@@ -51,22 +48,6 @@ function configFor(rpcUrl: string, extra: string[] = []): Config {
     ],
     env: {},
   })
-}
-
-/** The samples of a Prometheus text answer, by series (`name{labels}`), without the default `service` label. */
-async function scrape(url: string): Promise<Map<string, number>> {
-  const response = await fetch(`${url}/metrics`)
-  expect(response.status).toBe(200)
-  expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/)
-  const samples = new Map<string, number>()
-  for (const line of (await response.text()).split('\n')) {
-    if (line === '' || line.startsWith('#')) continue
-    const match = /^(\S+?)(\{.*\})? (\S+)$/.exec(line)
-    if (match === null) throw new Error(`not a Prometheus sample line: ${line}`)
-    const labels = (match[2] ?? '').replace(/,?service="[a-z]+"/, '').replace(/^\{,/, '{')
-    samples.set(`${match[1]}${labels === '{}' ? '' : labels}`, Number(match[3]))
-  }
-  return samples
 }
 
 function sample(samples: Map<string, number>, series: string): number {
@@ -131,7 +112,7 @@ describe('metrics', () => {
     // During: part of the way, with the head known.
     let during = new Map<string, number>()
     await until(async () => {
-      during = await scrape(server.url)
+      during = await scrapeMetrics(server.url)
       const ratio = during.get('indexer_backfill_ratio') ?? 0
       return ratio > 0 && ratio < 1 && during.has('indexer_cursor_block')
     }, 'a scrape in the middle of the back-fill')
@@ -146,7 +127,7 @@ describe('metrics', () => {
 
     // After: at the head, every seeded job counted as the chain has it.
     await until(async () => (await fetch(`${server.url}/readyz`)).status === 200, 'readiness')
-    const after = await scrape(server.url)
+    const after = await scrapeMetrics(server.url)
     const jobsOnChain = Number(await node.readContract({ address: devnet.deployment.escrow, abi: escrowAbi, functionName: 'nextJobId' })) - 1
     expect(sample(after, 'indexer_backfill_ratio')).toBe(1)
     expect(sample(after, 'indexer_backfilled')).toBe(1)
@@ -166,7 +147,7 @@ describe('metrics', () => {
     const settledHead = await node.getBlockNumber()
     let settled = new Map<string, number>()
     await until(async () => {
-      settled = await scrape(server.url)
+      settled = await scrapeMetrics(server.url)
       return (settled.get('indexer_cursor_block') ?? 0) >= Number(settledHead)
     }, 'the cursor at the settlement block')
     expect(sample(settled, 'indexer_market_events{counter="settledJobs"}')).toBe(sample(after, 'indexer_market_events{counter="settledJobs"}') + 1)
@@ -176,21 +157,21 @@ describe('metrics', () => {
   }, 120_000)
 
   test('a reorg raises the reorg counter and records its rollback depth', async () => {
-    const before = await scrape(server.url)
+    const before = await scrapeMetrics(server.url)
     const serviceId = await market.registerService()
-    await until(async () => (await scrape(server.url)).get('indexer_cursor_block') === Number(await market.blockNumber()), 'the cursor at the head')
+    await until(async () => (await scrapeMetrics(server.url)).get('indexer_cursor_block') === Number(await market.blockNumber()), 'the cursor at the head')
     const fork = await market.snapshot()
     // Branch A: one block with a job, indexed; then branch B from the fork with another job in its place.
     await market.createJob({ serviceId, amount: 10_000_000_000_000_000n })
     const heightA = await market.blockNumber()
-    await until(async () => (await scrape(server.url)).get('indexer_cursor_block') === Number(heightA), 'the cursor on branch A')
+    await until(async () => (await scrapeMetrics(server.url)).get('indexer_cursor_block') === Number(heightA), 'the cursor on branch A')
     await market.revert(fork)
     await market.createJob({ serviceId, amount: 30_000_000_000_000_000n })
     await market.mine(1)
     const heightB = await market.blockNumber()
     let after = new Map<string, number>()
     await until(async () => {
-      after = await scrape(server.url)
+      after = await scrapeMetrics(server.url)
       return after.get('indexer_cursor_block') === Number(heightB)
     }, 'the cursor on branch B')
     expect(sample(after, 'indexer_reorgs_total') - sample(before, 'indexer_reorgs_total')).toBe(1)
@@ -199,11 +180,11 @@ describe('metrics', () => {
   }, 60_000)
 
   test('the REST latency histogram counts requests by route template and status', async () => {
-    const before = await scrape(server.url)
+    const before = await scrapeMetrics(server.url)
     const route = (status: number) => `http_request_duration_seconds_count{route="/v1/jobs/:id",method="GET",status="${status}"}`
     for (const id of ['1', '2', '3']) expect((await fetch(`${server.url}/v1/jobs/${id}`)).status).toBe(200)
     expect((await fetch(`${server.url}/v1/jobs/999999`)).status).toBe(404)
-    const after = await scrape(server.url)
+    const after = await scrapeMetrics(server.url)
     expect(sample(after, route(200)) - (before.get(route(200)) ?? 0)).toBe(3)
     expect(sample(after, route(404)) - (before.get(route(404)) ?? 0)).toBe(1)
     // Never the raw URL: one series per route, whatever ids clients send.
@@ -226,7 +207,7 @@ describe('metrics', () => {
       await client.callTool({ name: 'get_job', arguments: { jobId: '999999' } })
       await client.callTool({ name: 'list_services', arguments: {} })
       await client.close()
-      const samples = await scrape(mcp.url)
+      const samples = await scrapeMetrics(mcp.url)
       expect(sample(samples, 'mcp_tool_call_duration_seconds_count{tool="get_job",outcome="ok"}')).toBe(1)
       expect(sample(samples, 'mcp_tool_call_duration_seconds_count{tool="get_job",outcome="error"}')).toBe(1)
       expect(sample(samples, 'mcp_tool_call_duration_seconds_count{tool="list_services",outcome="ok"}')).toBe(1)
@@ -241,7 +222,7 @@ describe('metrics', () => {
     try {
       expect(moved.metricsUrl).toBeDefined()
       expect((await fetch(`${moved.url}/metrics`)).status).toBe(404)
-      expect(sample(await scrape(moved.metricsUrl!), 'process_resident_memory_bytes')).toBeGreaterThan(0)
+      expect(sample(await scrapeMetrics(moved.metricsUrl!), 'process_resident_memory_bytes')).toBeGreaterThan(0)
     } finally {
       await moved.stop()
     }

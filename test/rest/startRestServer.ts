@@ -6,6 +6,7 @@ import type { Deployment } from '../../config/deployment.ts'
 import { buildApp, type AppMode } from '../../server/http/buildApp.ts'
 import { startRestIndexer } from '../../server/http/startRestIndexer.ts'
 import type { Store } from '../../server/store/createStore.ts'
+import { deploymentArgv } from '../support/deploymentArgv.ts'
 
 export const openApiPath = fileURLToPath(new URL('../../openapi.json', import.meta.url))
 
@@ -34,12 +35,7 @@ export async function startRestServer({
     argv: [
       '--network', 'devnet',
       '--rpc-url', rpcUrl,
-      '--chain-id', String(deployment.chainId),
-      '--registry', deployment.registry,
-      '--escrow', deployment.escrow,
-      '--arbiter', deployment.arbiter,
-      '--attestation-verifier', deployment.attestationVerifier,
-      '--start-block', deployment.deployBlock,
+      ...deploymentArgv(deployment),
       '--poll-interval', '250',
       '--port', '0',
       '--host', '127.0.0.1',
