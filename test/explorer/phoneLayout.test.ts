@@ -1,0 +1,110 @@
+import { initClient } from '@ts-rest/core'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { marketContract } from '../../contract/router.ts'
+import { startRestServer, type RestServer } from '../rest/startRestServer.ts'
+import { launchBrowser, type LaunchedBrowser } from './support/launchBrowser.ts'
+import { saveScreenshot } from './support/saveScreenshot.ts'
+
+let server: RestServer
+let browser: LaunchedBrowser
+let client: ReturnType<typeof clientOf>
+const clientOf = (baseUrl: string) => initClient(marketContract, { baseUrl, baseHeaders: {} })
+
+beforeAll(async () => {
+  server = await startRestServer()
+  client = clientOf(server.baseUrl)
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+/** Widths of phones in use: a common one and the narrowest still sold. */
+const phones = [
+  { name: 'phone', viewport: { width: 390, height: 844 } },
+  { name: 'narrow', viewport: { width: 320, height: 640 } },
+] as const
+
+/** How far the page and each table scroll sideways, in CSS pixels (0 when they fit). */
+function overflow(page: Page) {
+  return page.evaluate(() => {
+    const root = document.scrollingElement as Element
+    return {
+      page: root.scrollWidth - root.clientWidth,
+      tables: [...document.querySelectorAll('.table-wrap')].map((wrap) => wrap.scrollWidth - wrap.clientWidth),
+    }
+  })
+}
+
+/** Opens a path at each phone width in light and dark, checks nothing scrolls sideways, saves screenshots; returns the 390 px light page. */
+async function openOnPhones(path: string, name: string, ready: readonly string[]): Promise<Page> {
+  let first: Page | undefined
+  for (const { name: width, viewport } of phones) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await browser.context.newPage()
+      await page.setViewportSize(viewport)
+      await page.emulateMedia({ colorScheme })
+      await page.goto(`${server.baseUrl}${path}`)
+      for (const selector of ready) await page.locator(selector).first().waitFor()
+      await saveScreenshot(page, `${name}-${width}-${colorScheme}`)
+      const measured = await overflow(page)
+      expect(measured.page, `${path} at ${viewport.width} px (${colorScheme}): the page scrolls sideways`).toBeLessThanOrEqual(0)
+      for (const [index, table] of measured.tables.entries())
+        expect(table, `${path} at ${viewport.width} px (${colorScheme}): table ${index + 1} scrolls sideways`).toBeLessThanOrEqual(0)
+      if (first === undefined) first = page
+      else await page.close()
+    }
+  }
+  return first as Page
+}
+
+async function listed() {
+  const [services, jobs] = await Promise.all([client.services.listServices(), client.jobs.listJobs({ query: { limit: '1000' } })])
+  if (services.status !== 200 || jobs.status !== 200) throw new Error('the API did not answer 200')
+  return { services: services.body.services, jobs: jobs.body.jobs }
+}
+
+describe('at phone widths nothing scrolls sideways', () => {
+  test('default: the market page, every service still showing its price, status and key', async () => {
+    const { services } = await listed()
+    const page = await openOnPhones('/', 'market', ['[data-table="services"] tbody tr', '[data-table="jobs"] tbody tr'])
+    await page.locator('[data-field="key"]', { hasText: /rotated|original/ }).first().waitFor()
+    await saveScreenshot(page, 'market-phone-light-loaded')
+    for (const { serviceId } of services) {
+      const row = page.locator(`[data-table="services"] tr[data-service-id="${serviceId}"]`)
+      for (const field of ['model', 'price', 'max-input', 'status', 'key'])
+        expect(await row.locator(`[data-field="${field}"]`).isVisible(), `service ${serviceId} ${field}`).toBe(true)
+    }
+    expect((await overflow(page)).page).toBeLessThanOrEqual(0)
+    await page.close()
+  })
+
+  test('service pages: one with a rotated key, the delisted one, the inactive one', async () => {
+    const { services } = await listed()
+    for (const { serviceId } of services) {
+      const page = await openOnPhones(`/services/${serviceId}`, `service-${serviceId}`, ['.timeline li', '[data-table="jobs"] tbody tr'])
+      await page.close()
+    }
+  })
+
+  test('seller page', async () => {
+    const { services } = await listed()
+    const page = await openOnPhones(`/sellers/${services[0]!.seller}`, 'seller', ['[data-table="services"] tbody tr', '[data-table="jobs"] tbody tr'])
+    await page.close()
+  })
+
+  test('job pages: a settled one with its attestation, a pending one', async () => {
+    const { jobs } = await listed()
+    const settled = jobs.find(({ stateName }) => stateName === 'Settled')!
+    const pending = jobs.find(({ stateName }) => stateName === 'Pending')!
+    const page = await openOnPhones(`/jobs/${settled.jobId}`, 'job-settled', ['[data-action="verify"]', '.timeline li'])
+    await page.locator('[data-action="verify"]').click()
+    await page.locator('[data-verify]').waitFor()
+    await saveScreenshot(page, 'job-settled-phone-verified')
+    expect((await overflow(page)).page).toBeLessThanOrEqual(0)
+    await page.close()
+    await (await openOnPhones(`/jobs/${pending.jobId}`, 'job-pending', ['[data-verify="none"]', '.timeline li'])).close()
+  })
+})
