@@ -7,6 +7,7 @@ import { marketContract } from '../../contract/router.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import { startRestServer, type RestServer } from '../rest/startRestServer.ts'
 import { launchBrowser, type LaunchedBrowser } from './support/launchBrowser.ts'
+import { readServiceStatuses } from './support/readServiceStatuses.ts'
 import { saveScreenshot } from './support/saveScreenshot.ts'
 import { toNativeAmount } from './support/toNativeAmount.ts'
 
@@ -71,6 +72,7 @@ async function open(path: string, name: string, ready: string): Promise<Page> {
 
 test('default: the market page shows the stats, every service and the newest jobs as the API has them', async () => {
   const { stats, services, jobs, histories } = await api()
+  const statuses = await readServiceStatuses()
   const page = await open('/', 'market', '[data-table="jobs"] tbody tr')
   await page.locator('[data-field="key"]', { hasText: /rotated|original/ }).first().waitFor()
 
@@ -89,12 +91,12 @@ test('default: the market page shows the stats, every service and the newest job
     expect(await row.locator('[data-field="model"]').innerText()).toContain(service.modelId)
     expect(await row.locator('[data-field="price"]').innerText()).toBe(toNativeAmount(service.pricePerCall, 'ETH'))
     expect(await row.locator('[data-field="max-input"]').innerText()).toBe(`${Number(service.maxInputBytes).toLocaleString('en-US')} bytes`)
-    expect(await row.locator('[data-field="status"]').innerText()).toBe(service.active ? 'active' : 'delisted')
+    expect(await row.locator('[data-field="status"]').innerText(), `service ${service.serviceId}`).toBe(statuses.get(service.serviceId) ?? 'active')
     const rotated = histories.get(service.serviceId)?.some(({ event }) => event === 'SigningAddressRotated')
     expect(await row.locator('[data-field="key"]').innerText()).toBe(rotated ? 'rotated' : 'original')
   }
-  // The seed delists a service and rotates a key: without them, two columns would go unchecked.
-  expect(services.some(({ active }) => !active)).toBe(true)
+  // The seed delists one service, sets another inactive and rotates a key: without them, two columns would go unchecked.
+  expect([...statuses.values()].sort()).toEqual(['delisted', 'inactive'])
 
   const jobRows = page.locator('[data-table="jobs"] tbody tr')
   const newest = jobs.slice(0, 20)
@@ -208,6 +210,25 @@ test('service page: the record, the signing-key history from the events, and the
     ofService.map(({ jobId }) => jobId),
   )
   await page.close()
+})
+
+describe('service status', () => {
+  test('a delisted service and one set inactive with updateService are told apart, in the title and the history', async () => {
+    const statuses = await readServiceStatuses()
+    const { histories } = await api()
+    const described = { delisted: 'ServiceDelisted', inactive: 'ServiceUpdated' } as const
+    for (const status of ['delisted', 'inactive'] as const) {
+      const serviceId = [...statuses].find(([, value]) => value === status)?.[0]
+      if (serviceId === undefined) throw new Error(`the seeded market has no ${status} service`)
+      const page = await open(`/services/${serviceId}`, `service-${status}`, '.timeline li')
+      await page.locator('h1 [data-field="status"] [data-status]').waitFor()
+      expect(await page.locator('h1 [data-field="status"]').innerText()).toBe(status)
+      const event = described[status]
+      expect(histories.get(serviceId)?.at(-1)?.event).toBe(event)
+      expect(await page.locator(`.timeline li[data-event="${event}"]`).last().innerText()).toContain(status)
+      await page.close()
+    }
+  })
 })
 
 test('seller page: their services and jobs, with totals', async () => {

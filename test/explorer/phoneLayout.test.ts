@@ -28,14 +28,12 @@ const phones = [
 ] as const
 
 /** How far the page and each table scroll sideways, in CSS pixels (0 when they fit). */
-function overflow(page: Page) {
-  return page.evaluate(() => {
-    const root = document.scrollingElement as Element
-    return {
-      page: root.scrollWidth - root.clientWidth,
-      tables: [...document.querySelectorAll('.table-wrap')].map((wrap) => wrap.scrollWidth - wrap.clientWidth),
-    }
-  })
+async function overflow(page: Page): Promise<{ page: number; tables: number[] }> {
+  return {
+    // An expression, not a function: the tests are typed without the DOM library.
+    page: await page.evaluate<number>('document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth'),
+    tables: await page.locator('.table-wrap').evaluateAll((wraps) => wraps.map((wrap) => wrap.scrollWidth - wrap.clientWidth)),
+  }
 }
 
 /** Opens a path at each phone width in light and dark, checks nothing scrolls sideways, saves screenshots; returns the 390 px light page. */
