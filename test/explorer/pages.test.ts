@@ -270,6 +270,34 @@ test('search: a job id, a service id and an address each open their page', async
   await page.close()
 })
 
+test('search: a transaction hash opens the job or the service whose event it emitted', async () => {
+  const { jobs, histories } = await api()
+  const page = await browser.context.newPage()
+  await page.setViewportSize(widths.phone.viewport)
+  await page.goto(`${server.baseUrl}/`)
+  const search = async (text: string): Promise<void> => {
+    await page.locator('input[name="q"]').fill(text)
+    await page.locator('input[name="q"]').press('Enter')
+  }
+  // The settlement of the oldest settled job: JobAttested and JobSettled in one transaction, pasted in capitals.
+  const settled = await jobDetail(jobs.findLast(({ stateName }) => stateName === 'Settled')!.jobId)
+  const settlement = settled.events.find(({ event }) => event === 'JobSettled')!.transactionHash
+  await search(`0x${settlement.slice(2).toUpperCase()}`)
+  await page.waitForURL(`**/jobs/${settled.jobId}`)
+  await page.locator('.timeline li').first().waitFor()
+  // A delisting transaction: the delisted service.
+  const [serviceId, history] = [...histories].find(([, events]) => events.some(({ event }) => event === 'ServiceDelisted'))!
+  await search(history.find(({ event }) => event === 'ServiceDelisted')!.transactionHash)
+  await page.waitForURL(`**/services/${serviceId}`)
+  await page.locator('.timeline li').first().waitFor()
+  // A hash the market never saw says so.
+  await search(`0x${'ab'.repeat(32)}`)
+  await expect(page.locator('.search-note').innerText()).resolves.toMatch(/^The transaction 0xabababab…ababab emitted no event of a job or a service/)
+  await saveScreenshot(page, 'search-unknown-transaction-phone')
+  expect(page.url()).toBe(`${server.baseUrl}/services/${serviceId}`)
+  await page.close()
+})
+
 test('docs: Redoc and Swagger UI read /openapi.json from this origin, and link to each other', async () => {
   const page = await browser.context.newPage()
   await page.goto(`${server.baseUrl}/docs/swagger`)
