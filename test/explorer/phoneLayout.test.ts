@@ -1,27 +1,11 @@
-import { initClient } from '@ts-rest/core'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { marketContract } from '../../contract/router.ts'
-import { startRestServer, type RestServer } from '../rest/startRestServer.ts'
-import { launchBrowser, type LaunchedBrowser } from './support/launchBrowser.ts'
+import { describe, expect, test } from 'vitest'
 import { saveScreenshot } from './support/saveScreenshot.ts'
+import { useExplorer } from './support/useExplorer.ts'
 
-let server: RestServer
-let browser: LaunchedBrowser
-let client: ReturnType<typeof clientOf>
-const clientOf = (baseUrl: string) => initClient(marketContract, { baseUrl, baseHeaders: {} })
+const explorer = useExplorer()
 
-beforeAll(async () => {
-  server = await startRestServer()
-  client = clientOf(server.baseUrl)
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-/** Widths of phones in use: a common one and the narrowest still sold. */
+/** Widths of phones in use: a common one, and the narrowest still met (320 px). */
 const phones = [
   { name: 'phone', viewport: { width: 390, height: 844 } },
   { name: 'narrow', viewport: { width: 320, height: 640 } },
@@ -41,10 +25,10 @@ async function openOnPhones(path: string, name: string, ready: readonly string[]
   let first: Page | undefined
   for (const { name: width, viewport } of phones) {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const page = await browser.context.newPage()
+      const page = await explorer.browser.context.newPage()
       await page.setViewportSize(viewport)
       await page.emulateMedia({ colorScheme })
-      await page.goto(`${server.baseUrl}${path}`)
+      await page.goto(`${explorer.server.baseUrl}${path}`)
       for (const selector of ready) await page.locator(selector).first().waitFor()
       await saveScreenshot(page, `${name}-${width}-${colorScheme}`)
       const measured = await overflow(page)
@@ -59,7 +43,7 @@ async function openOnPhones(path: string, name: string, ready: readonly string[]
 }
 
 async function listed() {
-  const [services, jobs] = await Promise.all([client.services.listServices(), client.jobs.listJobs({ query: { limit: '1000' } })])
+  const [services, jobs] = await Promise.all([explorer.client.services.listServices(), explorer.client.jobs.listJobs({ query: { limit: '1000' } })])
   if (services.status !== 200 || jobs.status !== 200) throw new Error('the API did not answer 200')
   return { services: services.body.services, jobs: jobs.body.jobs }
 }
