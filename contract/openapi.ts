@@ -6,7 +6,7 @@ import { marketContract } from './router.ts'
 const responseDescriptions: Record<string, string> = {
   200: 'Success.',
   400: 'A path or query parameter is malformed; the body says which one and what is allowed.',
-  404: 'Nothing has that id.',
+  404: 'Nothing has that id or hash.',
   503: 'The indexer is not in sync with the chain; the body is the health record with `ok: false`.',
 }
 
@@ -16,6 +16,7 @@ const tags = [
   { name: 'jobs', description: 'Paid jobs and their attestations.' },
   { name: 'sellers', description: 'Everything of one seller.' },
   { name: 'stats', description: 'Aggregate counters.' },
+  { name: 'transactions', description: 'From a transaction hash to the jobs and services it touched.' },
 ]
 
 function describeResponses(operation: OperationObject): OperationObject {

@@ -75,3 +75,12 @@ export const HexSchema = extendApi(
     .describe('Bytes as lowercase hex: 0x followed by an even number of hex digits.'),
   { example: '0x68656c6c6f' },
 )
+
+/** A transaction hash as users may paste it: 0x + 64 hex digits in any case (we answer it in lowercase). */
+export const TransactionHashInputSchema = extendApi(
+  z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, { message: 'Expected a transaction hash: 0x followed by 64 hex digits (any case).' })
+    .describe('Transaction hash: 0x followed by 64 hex digits, any case.'),
+  { example: '0x8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4' },
+)

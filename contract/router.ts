@@ -5,11 +5,12 @@ import { HealthSchema } from './health.ts'
 import { JobDetailSchema, refineJobKeys } from './job.ts'
 import { JobsQuerySchema } from './jobsQuery.ts'
 import { JobListSchema, ServiceListSchema } from './lists.ts'
-import { AddressInputSchema, UintStringSchema } from './primitives.ts'
+import { AddressInputSchema, TransactionHashInputSchema, UintStringSchema } from './primitives.ts'
 import { SellerSchema } from './seller.ts'
 import { ServiceSchema } from './service.ts'
 import { ServiceEventListSchema } from './serviceEvent.ts'
 import { StatsSchema } from './stats.ts'
+import { TransactionSchema } from './transaction.ts'
 
 const c = initContract()
 
@@ -19,6 +20,10 @@ const IdPathSchema = z.object({
 
 const AddressPathSchema = z.object({
   address: AddressInputSchema,
+})
+
+const HashPathSchema = z.object({
+  hash: TransactionHashInputSchema,
 })
 
 export const marketContract = c.router(
@@ -98,6 +103,17 @@ export const marketContract = c.router(
         responses: { 200: StatsSchema, 503: ErrorBodySchema },
         summary: 'Aggregate statistics',
         description: 'Service and job counts and the total settled amount, derived from events.',
+      },
+    },
+    transactions: {
+      getTransaction: {
+        method: 'GET',
+        path: '/v1/transactions/:hash',
+        pathParams: HashPathSchema,
+        responses: { 200: TransactionSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
+        summary: 'Find what a transaction did',
+        description:
+          "The market events a transaction emitted (job events, the arbiter's about a dispute among them, and registry events), each with the job or service it is about: the way from a transaction hash to its jobs and services. 400 when `hash` is not 0x followed by 64 hex digits (any case); 404 when the indexer holds no market event of that transaction.",
       },
     },
   },

@@ -13,3 +13,12 @@ export class JobNotFoundError extends BaseError {
     super(`Job "${jobId}" could not be found.`, { code: 'job_not_found' })
   }
 }
+
+export class TransactionNotFoundError extends BaseError {
+  override name = 'TransactionNotFoundError'
+  constructor({ transactionHash }: { transactionHash: string }) {
+    super(`Transaction "${transactionHash}" could not be found: the indexer holds no market event it emitted.`, {
+      code: 'transaction_not_found',
+    })
+  }
+}

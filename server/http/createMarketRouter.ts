@@ -11,6 +11,7 @@ import { getSellerHandler } from './handlers/getSellerHandler.ts'
 import { getServiceEventsHandler } from './handlers/getServiceEventsHandler.ts'
 import { getServiceHandler } from './handlers/getServiceHandler.ts'
 import { getStatsHandler } from './handlers/getStatsHandler.ts'
+import { getTransactionHandler } from './handlers/getTransactionHandler.ts'
 import { listJobsHandler } from './handlers/listJobsHandler.ts'
 import { listServicesHandler } from './handlers/listServicesHandler.ts'
 
@@ -45,7 +46,7 @@ export function createMarketRouter({ store, answers }: CreateMarketRouterParamet
     },
     handler: async (input: Parameters<typeof answer>[0]) => answer(input),
   })
-  const { health, services, jobs, sellers, stats } = marketContract
+  const { health, services, jobs, sellers, stats, transactions } = marketContract
   return s.router(marketContract, {
     health: { getHealth: route(health.getHealth, getHealthHandler({ store })) },
     services: {
@@ -59,6 +60,7 @@ export function createMarketRouter({ store, answers }: CreateMarketRouterParamet
     },
     sellers: { getSeller: route(sellers.getSeller, getSellerHandler({ store })) },
     stats: { getStats: route(stats.getStats, getStatsHandler({ store })) },
+    transactions: { getTransaction: route(transactions.getTransaction, getTransactionHandler({ store })) },
   })
 }
 

@@ -13,7 +13,7 @@ import {
   RequestTimeoutError,
   RouteNotFoundError,
 } from '../../errors/http.ts'
-import { JobNotFoundError, ServiceNotFoundError } from '../../errors/notFound.ts'
+import { JobNotFoundError, ServiceNotFoundError, TransactionNotFoundError } from '../../errors/notFound.ts'
 
 export type ErrorReply = {
   status: number
@@ -34,6 +34,7 @@ const statusByClass: ReadonlyArray<readonly [ErrorClass, number]> = [
   [HeadersTooLargeError, 431],
   [ServiceNotFoundError, 404],
   [JobNotFoundError, 404],
+  [TransactionNotFoundError, 404],
   [RouteNotFoundError, 404],
   [MethodNotAllowedError, 405],
   [ChainIdMismatchError, 503],

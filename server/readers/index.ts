@@ -13,6 +13,9 @@
  *   getSeller(store, { address: string })      → Seller       address echoed as given, matched case-insensitively,
  *                                                             services and jobs newest first; empty arrays when unknown
  *   getStats(store)                            → Stats
+ *   getTransaction(store, { transactionHash }) → Transaction  { transactionHash, blockNumber, timestamp, count, events }
+ *                                                             events in log order, each with jobId or serviceId;
+ *                                                             hash any case; throws TransactionNotFoundError (transaction_not_found)
  *   getHealth(store, { now?: number })         → { ok, health: Health }  ok → HTTP 200, else 503
  *
  * The store comes from `startIndexer(config)` (server/indexer/startIndexer.ts) as `indexer.store`.
@@ -24,4 +27,5 @@ export { listJobs, type ListJobsParameters, type ListJobsReturnType } from './li
 export { getJob, type GetJobParameters, type GetJobReturnType } from './getJob.ts'
 export { getSeller, type GetSellerParameters, type GetSellerReturnType } from './getSeller.ts'
 export { getStats, type GetStatsReturnType } from './getStats.ts'
+export { getTransaction, type GetTransactionParameters, type GetTransactionReturnType } from './getTransaction.ts'
 export { getHealth, type GetHealthParameters, type GetHealthReturnType } from './getHealth.ts'

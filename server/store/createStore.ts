@@ -6,6 +6,7 @@ import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import type { ChainIdMismatchError } from '../../errors/chain.ts'
 import { compareUintText } from './compareUintText.ts'
+import { createTransactionIndex, sameSlot } from './createTransactionIndex.ts'
 import { createValuePool } from './createValuePool.ts'
 
 /**
@@ -19,6 +20,12 @@ export type StoredJob = {
   readonly events: readonly JobEvent[]
   /** The store's `version` when this job last changed: equal versions, equal job. */
   readonly version: number
+}
+
+/** What one transaction touched: the records whose history holds one of its events. */
+export type StoredTransactionRecords = {
+  readonly jobs: readonly StoredJob[]
+  readonly services: readonly { readonly service: Service; readonly events: readonly ServiceEvent[] }[]
 }
 
 /** Totals derived from the applied events (never from a job's current state). */
@@ -96,6 +103,8 @@ export type Store = {
   sellerServiceIds(seller: string): readonly bigint[]
   /** The seller's jobs, ascending by id. */
   sellerJobs(seller: string): readonly StoredJob[]
+  /** The jobs and services that hold an event of this transaction (hash in lowercase), by ascending id. */
+  transactionRecords(transactionHash: string): StoredTransactionRecords
 
   /** Ids whose records a rollback left possibly stale: the next window reads them again. */
   readonly staleServiceIds: ReadonlySet<bigint>
@@ -238,6 +247,8 @@ export function createStore({
   const poolValue = createValuePool<string>({ limit: valuePoolLimit })
   const poolTransactionHash = createValuePool<string>({ limit: transactionHashPoolLimit })
   const poolWei = createValuePool<bigint>({ limit: valuePoolLimit })
+  const jobsByTransaction = createTransactionIndex<JobKey>()
+  const servicesByTransaction = createTransactionIndex<bigint>()
   const sync: StoreSync = {
     cursor: undefined,
     headBlock: undefined,
@@ -290,16 +301,31 @@ export function createStore({
     if (slashed) counters.slashedJobs += sign
   }
 
-  /** Replaces a job's event list: the counters follow, and dropped events are forgotten. */
+  /** Replaces a job's event list: the counters and the transaction index follow, and dropped events are forgotten. */
   const setEvents = (entry: JobEntry, events: readonly JobEvent[]): void => {
     count(entry.events, -1)
-    for (const event of entry.events) if (!events.includes(event)) settledWei.delete(event)
+    for (const event of entry.events) if (!events.includes(event)) forgetJobEvent(entry, event, events)
     count(events, 1)
     entry.events = events
     entry.version = changed()
   }
 
+  const forgetJobEvent = (entry: JobEntry, event: JobEvent, kept: readonly JobEvent[]): void => {
+    settledWei.delete(event)
+    if (!kept.some(({ transactionHash }) => sameSlot(transactionHash, event.transactionHash)))
+      jobsByTransaction.remove(event.transactionHash, entry.key)
+  }
+
+  /** Replaces a service's event list; the transaction index follows. */
+  const setServiceEvents = (serviceId: bigint, entry: ServiceEntry, events: readonly ServiceEvent[]): void => {
+    for (const event of entry.events)
+      if (!events.includes(event) && !events.some(({ transactionHash }) => sameSlot(transactionHash, event.transactionHash)))
+        servicesByTransaction.remove(event.transactionHash, serviceId)
+    entry.events = events
+  }
+
   const deleteService = (serviceId: bigint, entry: ServiceEntry): void => {
+    setServiceEvents(serviceId, entry, noServiceEvents)
     serviceEntries.delete(serviceId)
     staleServiceIds.delete(serviceId)
     removeSorted(sellerIndex(entry.service.seller).serviceIds, serviceId)
@@ -310,7 +336,7 @@ export function createStore({
 
   const deleteJob = (jobId: bigint, entry: JobEntry): void => {
     count(entry.events, -1)
-    for (const event of entry.events) settledWei.delete(event)
+    for (const event of entry.events) forgetJobEvent(entry, event, noEvents)
     staleJobIds.delete(jobId)
     removeJob(jobs, entry)
     removeJob(sellerIndex(entry.job.seller).jobs, entry)
@@ -343,6 +369,24 @@ export function createStore({
     },
     sellerServiceIds: (seller) => sellers.get(seller.toLowerCase())?.serviceIds ?? noIds,
     sellerJobs: (seller) => sellers.get(seller.toLowerCase())?.jobs ?? noJobs,
+
+    transactionRecords(transactionHash) {
+      const holds = ({ events }: { events: readonly { transactionHash: string }[] }): boolean =>
+        events.some((event) => event.transactionHash === transactionHash)
+      const touchedJobs: StoredJob[] = []
+      for (const key of jobsByTransaction.get(transactionHash)) {
+        const entry = findJob(jobs, key)
+        if (entry !== undefined && holds(entry)) touchedJobs.push(entry)
+      }
+      const touchedServices: { service: Service; events: readonly ServiceEvent[] }[] = []
+      for (const serviceId of servicesByTransaction.get(transactionHash)) {
+        const entry = serviceEntries.get(serviceId)
+        if (entry !== undefined && holds(entry)) touchedServices.push({ service: entry.service, events: entry.events })
+      }
+      touchedJobs.sort((a, b) => compareUintText(a.job.jobId, b.job.jobId))
+      touchedServices.sort((a, b) => compareUintText(a.service.serviceId, b.service.serviceId))
+      return { jobs: touchedJobs, services: touchedServices }
+    },
 
     putService({ serviceId, service, block, registeredBlock }) {
       const entry = serviceEntries.get(serviceId)
@@ -404,6 +448,7 @@ export function createStore({
       event.timestamp = poolValue(event.timestamp)
       event.transactionHash = poolTransactionHash(event.transactionHash)
       if (wei !== undefined) settledWei.set(event, poolWei(wei))
+      jobsByTransaction.add(event.transactionHash, entry.key)
       let index = events.length
       while (index > 0 && compareEvents(events[index - 1] as JobEvent, event) > 0) index -= 1
       // toSpliced allocates exactly the new length; a push would leave spare capacity per job.
@@ -418,6 +463,7 @@ export function createStore({
       let index = events.length
       while (index > 0 && compareEvents(events[index - 1] as ServiceEvent, event) > 0) index -= 1
       entry.events = events.toSpliced(index, 0, event)
+      servicesByTransaction.add(event.transactionHash, serviceId)
       changed()
     },
 
@@ -476,7 +522,7 @@ export function createStore({
         if (entry.registeredBlock > ancestor.number) deleteService(serviceId, entry)
         else if (entry.lastBlock > ancestor.number) {
           entry.lastBlock = ancestor.number
-          entry.events = entry.events.filter((event) => !isAbove(event))
+          setServiceEvents(serviceId, entry, entry.events.filter((event) => !isAbove(event)))
           staleServiceIds.add(serviceId)
           changed()
         }
@@ -510,6 +556,8 @@ export function createStore({
         deleteJob(BigInt(entry.job.jobId), entry)
       }
       sellers.clear()
+      jobsByTransaction.clear()
+      servicesByTransaction.clear()
       recentBlocks.clear()
       sync.cursor = undefined
       sync.nextIds = undefined

@@ -34,6 +34,7 @@ test('every operation has an id, a tag and JSON responses referring to named sch
     'getJob',
     'getSeller',
     'getStats',
+    'getTransaction',
   ])
   for (const operation of operations) {
     expect(operation.tags).toHaveLength(1)

@@ -12,8 +12,9 @@ const idParams = marketContract.services.getService.pathParams
 const jobIdParams = marketContract.jobs.getJob.pathParams
 const addressParams = marketContract.sellers.getSeller.pathParams
 const jobsQuery = marketContract.jobs.listJobs.query
+const hashParams = marketContract.transactions.getTransaction.pathParams
 
-test('default: the seven GET endpoints of the interface document, and the service history the explorer reads', () => {
+test('default: the seven GET endpoints of the interface document, and the service history and transaction lookup the explorer reads', () => {
   expect(routesOf(marketContract).map((route) => `${route.method} ${route.path}`)).toEqual([
     'GET /healthz',
     'GET /v1/services',
@@ -23,6 +24,7 @@ test('default: the seven GET endpoints of the interface document, and the servic
     'GET /v1/jobs/:id',
     'GET /v1/sellers/:address',
     'GET /v1/stats',
+    'GET /v1/transactions/:hash',
   ])
 })
 
@@ -48,6 +50,7 @@ test('declared statuses', () => {
     '/v1/jobs/:id': [200, 400, 404, 503],
     '/v1/sellers/:address': [200, 400, 503],
     '/v1/stats': [200, 503],
+    '/v1/transactions/:hash': [200, 400, 404, 503],
   })
 })
 
@@ -84,6 +87,19 @@ describe('path parameter address', () => {
   ])('%j is malformed', (address) => {
     expect(addressParams.safeParse({ address }).success).toBe(false)
   })
+})
+
+describe('path parameter hash', () => {
+  test.each([`0x${'ab'.repeat(32)}`, `0x${'AB'.repeat(32)}`, `0x${'0'.repeat(64)}`])('%s is accepted and kept as typed', (hash) => {
+    expect(hashParams.parse({ hash })).toEqual({ hash })
+  })
+
+  test.each([`0x${'a'.repeat(63)}`, `0x${'a'.repeat(65)}`, 'ab'.repeat(32), `0x${'g'.repeat(64)}`, `0x${'a'.repeat(40)}`, '1', ''])(
+    '%j is malformed',
+    (hash) => {
+      expect(hashParams.safeParse({ hash }).success).toBe(false)
+    },
+  )
 })
 
 describe('query parameter limit', () => {

@@ -1,41 +1,26 @@
-import { initClient } from '@ts-rest/core'
 import type { Page } from 'playwright-core'
 import { recoverMessageAddress, type Hex } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { JobDetail } from '../../contract/job.ts'
-import { marketContract } from '../../contract/router.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
-import { startRestServer, type RestServer } from '../rest/startRestServer.ts'
-import { launchBrowser, type LaunchedBrowser } from './support/launchBrowser.ts'
+import { readServiceStatuses } from './support/readServiceStatuses.ts'
 import { saveScreenshot } from './support/saveScreenshot.ts'
+import { useExplorer } from './support/useExplorer.ts'
 import { toNativeAmount } from './support/toNativeAmount.ts'
 
-let server: RestServer
-let browser: LaunchedBrowser
-let client: ReturnType<typeof clientOf>
-const clientOf = (baseUrl: string) => initClient(marketContract, { baseUrl, baseHeaders: {} })
-
-beforeAll(async () => {
-  server = await startRestServer()
-  client = clientOf(server.baseUrl)
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const explorer = useExplorer()
 
 /** What the API says, through the typed client: the oracle for what the pages show. */
 async function api() {
   const [stats, services, jobs] = await Promise.all([
-    client.stats.getStats(),
-    client.services.listServices(),
-    client.jobs.listJobs({ query: { limit: '1000' } }),
+    explorer.client.stats.getStats(),
+    explorer.client.services.listServices(),
+    explorer.client.jobs.listJobs({ query: { limit: '1000' } }),
   ])
   if (stats.status !== 200 || services.status !== 200 || jobs.status !== 200) throw new Error('the API did not answer 200')
   const histories = new Map<string, ServiceEvent[]>()
   for (const { serviceId } of services.body.services) {
-    const history = await client.services.getServiceEvents({ params: { id: serviceId } })
+    const history = await explorer.client.services.getServiceEvents({ params: { id: serviceId } })
     if (history.status !== 200) throw new Error(`service ${serviceId} history: ${history.status}`)
     histories.set(serviceId, history.body.events)
   }
@@ -43,7 +28,7 @@ async function api() {
 }
 
 async function jobDetail(jobId: string): Promise<JobDetail> {
-  const answer = await client.jobs.getJob({ params: { id: jobId } })
+  const answer = await explorer.client.jobs.getJob({ params: { id: jobId } })
   if (answer.status !== 200) throw new Error(`job ${jobId}: ${answer.status}`)
   return answer.body
 }
@@ -57,10 +42,10 @@ const widths = {
 async function open(path: string, name: string, ready: string): Promise<Page> {
   let desktop: Page | undefined
   for (const [width, { viewport, colorScheme }] of Object.entries(widths)) {
-    const page = await browser.context.newPage()
+    const page = await explorer.browser.context.newPage()
     await page.setViewportSize(viewport)
     await page.emulateMedia({ colorScheme })
-    await page.goto(`${server.baseUrl}${path}`)
+    await page.goto(`${explorer.server.baseUrl}${path}`)
     await page.locator(ready).first().waitFor()
     await saveScreenshot(page, `${name}-${width}`)
     if (width === 'desktop') desktop = page
@@ -71,6 +56,7 @@ async function open(path: string, name: string, ready: string): Promise<Page> {
 
 test('default: the market page shows the stats, every service and the newest jobs as the API has them', async () => {
   const { stats, services, jobs, histories } = await api()
+  const statuses = await readServiceStatuses()
   const page = await open('/', 'market', '[data-table="jobs"] tbody tr')
   await page.locator('[data-field="key"]', { hasText: /rotated|original/ }).first().waitFor()
 
@@ -89,12 +75,12 @@ test('default: the market page shows the stats, every service and the newest job
     expect(await row.locator('[data-field="model"]').innerText()).toContain(service.modelId)
     expect(await row.locator('[data-field="price"]').innerText()).toBe(toNativeAmount(service.pricePerCall, 'ETH'))
     expect(await row.locator('[data-field="max-input"]').innerText()).toBe(`${Number(service.maxInputBytes).toLocaleString('en-US')} bytes`)
-    expect(await row.locator('[data-field="status"]').innerText()).toBe(service.active ? 'active' : 'delisted')
+    expect(await row.locator('[data-field="status"]').innerText(), `service ${service.serviceId}`).toBe(statuses.get(service.serviceId) ?? 'active')
     const rotated = histories.get(service.serviceId)?.some(({ event }) => event === 'SigningAddressRotated')
     expect(await row.locator('[data-field="key"]').innerText()).toBe(rotated ? 'rotated' : 'original')
   }
-  // The seed delists a service and rotates a key: without them, two columns would go unchecked.
-  expect(services.some(({ active }) => !active)).toBe(true)
+  // The seed delists one service, sets another inactive and rotates a key: without them, two columns would go unchecked.
+  expect([...statuses.values()].sort()).toEqual(['delisted', 'inactive'])
 
   const jobRows = page.locator('[data-table="jobs"] tbody tr')
   const newest = jobs.slice(0, 20)
@@ -127,12 +113,12 @@ describe('job page', () => {
     for (const event of job.events) expect(await page.locator('.timeline').innerText()).toContain(event.blockNumber)
     expect(await page.locator('[data-field="provider"]').innerText()).toContain(job.attestation!.providerIdentity)
 
-    const before = browser.requests.length
+    const before = explorer.browser.requests.length
     await page.locator('[data-action="verify"]').click()
     await page.locator('[data-verify="true"]').waitFor()
     await saveScreenshot(page, 'job-settled-verified-desktop')
     // The check itself asks nothing of any server.
-    expect(browser.requests.slice(before).filter((url) => !url.includes(`/v1/jobs/${job.jobId}`))).toEqual([])
+    expect(explorer.browser.requests.slice(before).filter((url) => !url.includes(`/v1/jobs/${job.jobId}`))).toEqual([])
     // The oracle recovers with viem's own recovery, not the page's code.
     const signer = await recoverMessageAddress({ message: { raw: job.attestationText as Hex }, signature: job.attestationSignature as Hex })
     expect(signer).toBe(service.signingAddress)
@@ -181,8 +167,8 @@ describe('job page', () => {
   })
 
   test('an unknown job says so', async () => {
-    const page = await browser.context.newPage()
-    await page.goto(`${server.baseUrl}/jobs/999999`)
+    const page = await explorer.browser.context.newPage()
+    await page.goto(`${explorer.server.baseUrl}/jobs/999999`)
     await expect(page.locator('.problem').innerText()).resolves.toMatch(/999999/)
     await page.close()
   })
@@ -210,10 +196,29 @@ test('service page: the record, the signing-key history from the events, and the
   await page.close()
 })
 
+describe('service status', () => {
+  test('a delisted service and one set inactive with updateService are told apart, in the title and the history', async () => {
+    const statuses = await readServiceStatuses()
+    const { histories } = await api()
+    const described = { delisted: 'ServiceDelisted', inactive: 'ServiceUpdated' } as const
+    for (const status of ['delisted', 'inactive'] as const) {
+      const serviceId = [...statuses].find(([, value]) => value === status)?.[0]
+      if (serviceId === undefined) throw new Error(`the seeded market has no ${status} service`)
+      const page = await open(`/services/${serviceId}`, `service-${status}`, '.timeline li')
+      await page.locator('h1 [data-field="status"] [data-status]').waitFor()
+      expect(await page.locator('h1 [data-field="status"]').innerText()).toBe(status)
+      const event = described[status]
+      expect(histories.get(serviceId)?.at(-1)?.event).toBe(event)
+      expect(await page.locator(`.timeline li[data-event="${event}"]`).last().innerText()).toContain(status)
+      await page.close()
+    }
+  })
+})
+
 test('seller page: their services and jobs, with totals', async () => {
   const { services } = await api()
   const address = services[0]!.seller
-  const answer = await client.sellers.getSeller({ params: { address } })
+  const answer = await explorer.client.sellers.getSeller({ params: { address } })
   if (answer.status !== 200) throw new Error(`seller: ${answer.status}`)
   const seller = answer.body
   const page = await open(`/sellers/${address}`, 'seller', '[data-table="jobs"] tbody tr')
@@ -230,8 +235,8 @@ test('seller page: their services and jobs, with totals', async () => {
 
 test('search: a job id, a service id and an address each open their page', async () => {
   const { services, jobs } = await api()
-  const page = await browser.context.newPage()
-  await page.goto(`${server.baseUrl}/`)
+  const page = await explorer.browser.context.newPage()
+  await page.goto(`${explorer.server.baseUrl}/`)
   const search = async (text: string): Promise<void> => {
     await page.locator('input[name="q"]').fill(text)
     await page.locator('input[name="q"]').press('Enter')
@@ -249,9 +254,37 @@ test('search: a job id, a service id and an address each open their page', async
   await page.close()
 })
 
+test('search: a transaction hash opens the job or the service whose event it emitted', async () => {
+  const { jobs, histories } = await api()
+  const page = await explorer.browser.context.newPage()
+  await page.setViewportSize(widths.phone.viewport)
+  await page.goto(`${explorer.server.baseUrl}/`)
+  const search = async (text: string): Promise<void> => {
+    await page.locator('input[name="q"]').fill(text)
+    await page.locator('input[name="q"]').press('Enter')
+  }
+  // The settlement of the oldest settled job: JobAttested and JobSettled in one transaction, pasted in capitals.
+  const settled = await jobDetail(jobs.findLast(({ stateName }) => stateName === 'Settled')!.jobId)
+  const settlement = settled.events.find(({ event }) => event === 'JobSettled')!.transactionHash
+  await search(`0x${settlement.slice(2).toUpperCase()}`)
+  await page.waitForURL(`**/jobs/${settled.jobId}`)
+  await page.locator('.timeline li').first().waitFor()
+  // A delisting transaction: the delisted service.
+  const [serviceId, history] = [...histories].find(([, events]) => events.some(({ event }) => event === 'ServiceDelisted'))!
+  await search(history.find(({ event }) => event === 'ServiceDelisted')!.transactionHash)
+  await page.waitForURL(`**/services/${serviceId}`)
+  await page.locator('.timeline li').first().waitFor()
+  // A hash the market never saw says so.
+  await search(`0x${'ab'.repeat(32)}`)
+  await expect(page.locator('.search-note').innerText()).resolves.toMatch(/^The transaction 0xabababab…ababab emitted no event of a job or a service/)
+  await saveScreenshot(page, 'search-unknown-transaction-phone')
+  expect(page.url()).toBe(`${explorer.server.baseUrl}/services/${serviceId}`)
+  await page.close()
+})
+
 test('docs: Redoc and Swagger UI read /openapi.json from this origin, and link to each other', async () => {
-  const page = await browser.context.newPage()
-  await page.goto(`${server.baseUrl}/docs/swagger`)
+  const page = await explorer.browser.context.newPage()
+  await page.goto(`${explorer.server.baseUrl}/docs/swagger`)
   await page.locator('.opblock').first().waitFor()
   await saveScreenshot(page, 'swagger-desktop')
   // The document's relative server URL resolves to the origin that serves it.
@@ -262,8 +295,8 @@ test('docs: Redoc and Swagger UI read /openapi.json from this origin, and link t
   await page.locator('#operations-jobs-getJob .live-responses-table tbody .response-col_status').first().waitFor()
   expect(await page.locator('#operations-jobs-getJob .live-responses-table tbody .response-col_status').first().innerText()).toContain('200')
   // "/" resolved against the page: the request went to the origin that serves the document.
-  expect(await page.locator('#operations-jobs-getJob .request-url').innerText()).toContain(`${server.baseUrl}/v1/jobs/1`)
-  await page.goto(`${server.baseUrl}/docs`)
+  expect(await page.locator('#operations-jobs-getJob .request-url').innerText()).toContain(`${explorer.server.baseUrl}/v1/jobs/1`)
+  await page.goto(`${explorer.server.baseUrl}/docs`)
   await page.locator('a[href="/docs/swagger"]').first().waitFor()
   await saveScreenshot(page, 'redoc-desktop')
   // The document's server is relative ("/"): Redoc names no other origin or port.
@@ -272,8 +305,8 @@ test('docs: Redoc and Swagger UI read /openapi.json from this origin, and link t
 })
 
 test('no page made a request outside the server', () => {
-  const origin = new URL(server.baseUrl).origin
-  expect(browser.requests.length).toBeGreaterThan(0)
+  const origin = new URL(explorer.server.baseUrl).origin
+  expect(explorer.browser.requests.length).toBeGreaterThan(0)
   // data: URLs are inline, and blob: URLs (Redoc's workers) are the page's own memory: URL.origin is the page's.
-  expect(browser.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin)).toEqual([])
+  expect(explorer.browser.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin)).toEqual([])
 })

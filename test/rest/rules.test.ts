@@ -130,7 +130,7 @@ describe('malformed percent-encoding', () => {
 
 const readOnlyPaths = [
   '/healthz', '/v1/services', '/v1/services/1', '/v1/services/1/events', '/v1/jobs', '/v1/jobs/1', `/v1/sellers/0x${'a'.repeat(40)}`,
-  '/v1/stats', '/openapi.json', '/docs', '/docs/swagger', '/', '/jobs/1', '/services/1', `/sellers/0x${'a'.repeat(40)}`, '/readyz', '/metrics',
+  '/v1/stats', `/v1/transactions/0x${'a'.repeat(64)}`, '/openapi.json', '/docs', '/docs/swagger', '/', '/jobs/1', '/services/1', `/sellers/0x${'a'.repeat(40)}`, '/readyz', '/metrics',
 ]
 
 describe('the explorer', () => {

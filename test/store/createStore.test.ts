@@ -1,7 +1,7 @@
 import { parseEther } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { JobSchema, type Job, type JobEvent, type JobEventName } from '../../contract/job.ts'
-import { getJob, getSeller, getServiceEvents, getStats, listJobs } from '../../server/readers/index.ts'
+import { getJob, getSeller, getServiceEvents, getStats, getTransaction, listJobs } from '../../server/readers/index.ts'
 import { ServiceSchema } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import { createStore, type Store } from '../../server/store/createStore.ts'
@@ -250,5 +250,71 @@ describe('service history', () => {
 
   test('an event for a service not stored is refused', () => {
     expect(() => newStore().addServiceEvent({ serviceId: 2n, event: registered(5, keys[0]!) })).toThrow(RangeError)
+  })
+})
+
+describe('transactions', () => {
+  // The event helper's hashes all start with zeros: every one shares the index's slot, so each
+  // lookup must tell them apart by the full hash.
+  const hashOf = (blockNumber: number): string => `0x${blockNumber.toString(16).padStart(64, '0')}`
+  const lookup = (store: Store, blockNumber: number) => {
+    try {
+      return getTransaction(store, { transactionHash: hashOf(blockNumber) }).events.map(({ event, jobId }) => `${event}#${jobId}`)
+    } catch (error) {
+      return (error as Error).name
+    }
+  }
+
+  test('default: a transaction answers with its events of every job it touched, and only its own', () => {
+    const store = newStore()
+    for (const jobId of [1, 2]) {
+      store.putJob({ jobId: BigInt(jobId), job: job(jobId) })
+      store.addJobEvent({ jobId: BigInt(jobId), event: event('JobCreated', 5, jobId) })
+    }
+    settle(store, 1, 9)
+    expect(lookup(store, 5)).toEqual(['JobCreated#1', 'JobCreated#2'])
+    expect(lookup(store, 9)).toEqual(['JobAttested#1', 'JobSettled#1'])
+    expect(lookup(store, 7)).toBe('TransactionNotFoundError')
+    expect(getTransaction(store, { transactionHash: hashOf(9).toUpperCase().replace('0X', '0x') })).toMatchObject({
+      transactionHash: hashOf(9),
+      blockNumber: '9',
+      timestamp: String(1_700_000_009),
+      count: 2,
+    })
+  })
+
+  test('a rollback, a repair and a deep reorg take the transactions of the events they drop with them', () => {
+    const store = newStore()
+    store.putJob({ jobId: 1n, job: job(1) })
+    store.addJobEvent({ jobId: 1n, event: event('JobCreated', 5, 0) })
+    store.putJob({ jobId: 2n, job: job(2) })
+    store.addJobEvent({ jobId: 2n, event: event('JobCreated', 12, 0) })
+    settle(store, 1, 11)
+    store.rollback({ number: 10n, hash: `0x${'01'.repeat(32)}` })
+    expect([lookup(store, 5), lookup(store, 11), lookup(store, 12)]).toEqual([['JobCreated#1'], 'TransactionNotFoundError', 'TransactionNotFoundError'])
+    store.replaceJob({ jobId: 1n, job: job(1, 3), events: [{ event: event('JobCreated', 6, 0) }] })
+    expect([lookup(store, 5), lookup(store, 6)]).toEqual(['TransactionNotFoundError', ['JobCreated#1']])
+    store.clear()
+    expect(lookup(store, 6)).toBe('TransactionNotFoundError')
+  })
+
+  test('registry events name their service, and a rollback drops them too', () => {
+    const store = newStore()
+    const service = ServiceSchema.parse({
+      serviceId: '3', inftTokenId: '1', seller, capabilityHash: `0x${'11'.repeat(32)}`, modelId: 'm',
+      modelCommitment: `0x${'22'.repeat(32)}`, providerAddress: seller, signingAddress: seller, providerIdentity: 'p',
+      providerType: 'centralized', targetSeparated: false, pricePerCall: '1', maxInputBytes: '1', registeredAt: '1', active: false,
+    })
+    const serviceEvent = (name: ServiceEvent['event'], blockNumber: number): ServiceEvent => ({
+      event: name, blockNumber: String(blockNumber), transactionHash: hashOf(blockNumber) as ServiceEvent['transactionHash'], logIndex: 0,
+      timestamp: String(1_700_000_000 + blockNumber),
+    })
+    store.putService({ serviceId: 3n, service, block: 9n, registeredBlock: 5n })
+    store.addServiceEvent({ serviceId: 3n, event: serviceEvent('ServiceRegistered', 5) })
+    store.addServiceEvent({ serviceId: 3n, event: serviceEvent('ServiceDelisted', 9) })
+    expect(getTransaction(store, { transactionHash: hashOf(9) }).events).toEqual([{ event: 'ServiceDelisted', logIndex: 0, serviceId: '3' }])
+    store.rollback({ number: 7n, hash: `0x${'00'.repeat(32)}` })
+    expect(() => getTransaction(store, { transactionHash: hashOf(9) })).toThrow(/could not be found/)
+    expect(getTransaction(store, { transactionHash: hashOf(5) }).events).toEqual([{ event: 'ServiceRegistered', logIndex: 0, serviceId: '3' }])
   })
 })

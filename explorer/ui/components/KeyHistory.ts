@@ -12,9 +12,9 @@ function change(event: ServiceEvent) {
     case 'SigningAddressRotated':
       return html`signing key rotated from <span class="mono break">${event.previousSigningAddress}</span> to <span class="mono break">${event.signingAddress}</span>`
     case 'ServiceUpdated':
-      return html`price set to <${TokenAmount} wei=${event.pricePerCall ?? '0'} />, ${event.active ? 'active' : 'inactive'}`
+      return html`price set to <${TokenAmount} wei=${event.pricePerCall ?? '0'} />, set ${event.active ? 'active' : 'inactive'}`
     case 'ServiceDelisted':
-      return 'delisted'
+      return 'delisted by the seller'
   }
 }
 

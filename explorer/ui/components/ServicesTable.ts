@@ -1,33 +1,38 @@
 import type { Service } from '../../../contract/service.ts'
 import { html } from '../html.ts'
+import type { ServiceHistories } from '../useServiceHistories.ts'
 import { AddressLink } from './AddressLink.ts'
+import { ServiceStatusBadge } from './ServiceStatusBadge.ts'
+import { serviceStatusOf } from './serviceStatusOf.ts'
 import { TokenAmount } from './TokenAmount.ts'
 
 export type ServicesTableProps = {
   services: readonly Service[]
-  /** Service ids whose signing key was rotated; undefined while their histories load. */
-  rotated: ReadonlySet<string> | undefined
+  /** The services' registry histories, for their key rotations and status; undefined while they load. */
+  histories: ServiceHistories | undefined
   label: string
 }
 
 /** Services, one row each: what a buyer compares before paying for a call. */
-export function ServicesTable({ services, rotated, label }: ServicesTableProps) {
+export function ServicesTable({ services, histories, label }: ServicesTableProps) {
   if (services.length === 0) return html`<p class="muted">No services registered.</p>`
   return html`<div class="table-wrap">
-    <table aria-label=${label} data-table="services">
-      <thead><tr><th>Service</th><th>Model</th><th class="wide">Seller</th><th class="num">Price per call</th><th class="num">Max input</th><th>Status</th><th>Key</th></tr></thead>
+    <table class="stack" aria-label=${label} data-table="services">
+      <thead><tr><th>Service</th><th>Model</th><th>Seller</th><th class="num">Price per call</th><th class="num">Max input</th><th>Status</th><th>Key</th></tr></thead>
       <tbody>
-        ${services.map(
-          (service) => html`<tr key=${service.serviceId} data-service-id=${service.serviceId}>
-            <td><a href=${`/services/${service.serviceId}`}>#${service.serviceId}</a></td>
+        ${services.map((service) => {
+          const history = histories?.get(service.serviceId)
+          const rotated = history?.some(({ event }) => event === 'SigningAddressRotated')
+          return html`<tr key=${service.serviceId} data-service-id=${service.serviceId}>
+            <td class="lead"><a href=${`/services/${service.serviceId}`}>#${service.serviceId}</a></td>
             <td class="wrap" data-field="model">${service.modelId}<div class="muted small">${service.providerIdentity}</div></td>
-            <td class="wide"><${AddressLink} address=${service.seller} seller /></td>
-            <td class="num" data-field="price"><${TokenAmount} wei=${service.pricePerCall} /></td>
-            <td class="num" data-field="max-input">${Number(service.maxInputBytes).toLocaleString('en-US')} bytes</td>
-            <td data-field="status"><span class=${service.active ? 'badge ok' : 'badge off'}>${service.active ? 'active' : 'delisted'}</span></td>
-            <td data-field="key">${rotated === undefined ? '…' : rotated.has(service.serviceId) ? html`<span class="badge warn">rotated</span>` : 'original'}</td>
-          </tr>`,
-        )}
+            <td class="detail" data-label="Seller"><${AddressLink} address=${service.seller} seller /></td>
+            <td class="num detail" data-label="Price" data-field="price"><${TokenAmount} wei=${service.pricePerCall} /></td>
+            <td class="num detail" data-label="Max input" data-field="max-input">${Number(service.maxInputBytes).toLocaleString('en-US')} bytes</td>
+            <td data-field="status"><${ServiceStatusBadge} status=${serviceStatusOf(service, history)} /></td>
+            <td class="detail" data-label="Signing key" data-field="key">${rotated === undefined ? '…' : rotated ? html`<span class="badge warn">rotated</span>` : 'original'}</td>
+          </tr>`
+        })}
       </tbody>
     </table>
   </div>`

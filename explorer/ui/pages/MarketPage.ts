@@ -7,7 +7,7 @@ import { ServicesTable } from '../components/ServicesTable.ts'
 import { StatsCards } from '../components/StatsCards.ts'
 import { html } from '../html.ts'
 import { useApi } from '../useApi.ts'
-import { useRotatedServices } from '../useRotatedServices.ts'
+import { useServiceHistories } from '../useServiceHistories.ts'
 
 /** How many of the newest jobs the market page follows. */
 const newestJobs = 20
@@ -23,7 +23,7 @@ export function MarketPage() {
     (extraHeaders) => client.jobs.listJobs({ query: { limit: String(newestJobs) }, extraHeaders }),
     { pollMs },
   )
-  const rotated = useRotatedServices(services.status === 'ready' ? services.data.services : undefined)
+  const histories = useServiceHistories(services.status === 'ready' ? services.data.services : undefined)
   return html`<section>
       <h1>Market</h1>
       ${stats.status === 'ready' ? html`<${StatsCards} stats=${stats.data} />` : html`<${Problem} state=${stats} />`}
@@ -31,7 +31,7 @@ export function MarketPage() {
     <section>
       <h2>Services</h2>
       ${services.status === 'ready'
-        ? html`<${ServicesTable} services=${services.data.services} rotated=${rotated} label="Services" />`
+        ? html`<${ServicesTable} services=${services.data.services} histories=${histories} label="Services" />`
         : html`<${Problem} state=${services} />`}
     </section>
     <section>

@@ -6,12 +6,12 @@ import { ServicesTable } from '../components/ServicesTable.ts'
 import { TokenAmount } from '../components/TokenAmount.ts'
 import { html } from '../html.ts'
 import { useApi } from '../useApi.ts'
-import { useRotatedServices } from '../useRotatedServices.ts'
+import { useServiceHistories } from '../useServiceHistories.ts'
 
 /** One seller: their services and jobs, with totals over them. */
 export function SellerPage({ address }: { address: string }) {
   const seller = useApi<Seller>(`seller ${address}`, (extraHeaders) => client.sellers.getSeller({ params: { address }, extraHeaders }))
-  const rotated = useRotatedServices(seller.status === 'ready' ? seller.data.services : undefined)
+  const histories = useServiceHistories(seller.status === 'ready' ? seller.data.services : undefined)
   if (seller.status !== 'ready') return html`<h1>Seller</h1><${Problem} state=${seller} />`
   const { services, jobs } = seller.data
   const settled = jobs.filter((job) => job.stateName === 'Settled')
@@ -27,7 +27,7 @@ export function SellerPage({ address }: { address: string }) {
     </div>
     <section>
       <h2>Services</h2>
-      <${ServicesTable} services=${services} rotated=${rotated} label="Services of the seller" />
+      <${ServicesTable} services=${services} histories=${histories} label="Services of the seller" />
     </section>
     <section>
       <h2>Jobs</h2>

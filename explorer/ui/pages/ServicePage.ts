@@ -6,6 +6,8 @@ import { AddressLink } from '../components/AddressLink.ts'
 import { JobsTable } from '../components/JobsTable.ts'
 import { KeyHistory } from '../components/KeyHistory.ts'
 import { Problem } from '../components/Problem.ts'
+import { ServiceStatusBadge } from '../components/ServiceStatusBadge.ts'
+import { serviceStatusOf } from '../components/serviceStatusOf.ts'
 import { Time } from '../components/Time.ts'
 import { TokenAmount } from '../components/TokenAmount.ts'
 import { html } from '../html.ts'
@@ -24,7 +26,7 @@ export function ServicePage({ serviceId }: { serviceId: string }) {
   )
   if (service.status !== 'ready') return html`<h1>Service #${serviceId}</h1><${Problem} state=${service} />`
   const data = service.data
-  return html`<h1>Service #${data.serviceId} <span class=${data.active ? 'badge ok' : 'badge off'} data-field="status">${data.active ? 'active' : 'delisted'}</span></h1>
+  return html`<h1>Service #${data.serviceId} <span data-field="status"><${ServiceStatusBadge} status=${serviceStatusOf(data, history.status === 'ready' ? history.data.events : undefined)} /></span></h1>
     <section>
       <dl class="record" aria-label="Service">
         <dt>Model</dt><dd data-field="model">${data.modelId}</dd>

@@ -1,0 +1,38 @@
+import type { Transaction, TransactionEvent } from '../../contract/transaction.ts'
+import { TransactionNotFoundError } from '../../errors/notFound.ts'
+import type { Store } from '../store/createStore.ts'
+import { assertServing } from './assertServing.ts'
+
+export type GetTransactionParameters = {
+  /** 0x + 64 hex digits, any case. */
+  transactionHash: string
+}
+export type GetTransactionReturnType = Transaction
+
+/**
+ * The market events one transaction emitted, in log order, each naming its job or service;
+ * throws TransactionNotFoundError (`transaction_not_found`) when the store holds none. Put
+ * together per call from the histories of the records the store's transaction index names.
+ */
+export function getTransaction(store: Store, { transactionHash }: GetTransactionParameters): GetTransactionReturnType {
+  assertServing(store)
+  const hash = transactionHash.toLowerCase()
+  const { jobs, services } = store.transactionRecords(hash)
+  let first: { blockNumber: string; timestamp: string } | undefined
+  const events: TransactionEvent[] = []
+  for (const { job, events: history } of jobs)
+    for (const { event, logIndex, transactionHash: held, blockNumber, timestamp } of history) {
+      if (held !== hash) continue
+      first ??= { blockNumber, timestamp }
+      events.push({ event, logIndex, jobId: job.jobId })
+    }
+  for (const { service, events: history } of services)
+    for (const { event, logIndex, transactionHash: held, blockNumber, timestamp } of history) {
+      if (held !== hash) continue
+      first ??= { blockNumber, timestamp }
+      events.push({ event, logIndex, serviceId: service.serviceId })
+    }
+  if (first === undefined) throw new TransactionNotFoundError({ transactionHash: hash })
+  events.sort((a, b) => a.logIndex - b.logIndex)
+  return { transactionHash: hash as Transaction['transactionHash'], blockNumber: first.blockNumber, timestamp: first.timestamp, count: events.length, events }
+}
