@@ -239,7 +239,7 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
       expect(lines).toEqual([
         { state: 'Pending' },
         { state: 'Settled' },
-        { verified: true, providerType: 'centralized', routes: ['health', 'jobs', 'sellers', 'services', 'stats'] },
+        { verified: true, providerType: 'centralized', routes: ['health', 'jobs', 'sellers', 'services', 'stats', 'transactions'] },
       ])
 
       // The browser bundle runs as it is (an ES module with no Node built-in): a Settled job is
