@@ -65,7 +65,7 @@ describe('what the readers hand out', () => {
     expect(getSeller(store, { address: seller.toLowerCase() }).jobs[0]).toBe(stored?.job)
     expect(stored?.job).toStrictEqual(job(1))
     expect(getJob(store, { jobId: 1n })).toStrictEqual({ ...job(1), events: [event('JobCreated', 5, 0)] })
-    expect(getJob(store, { jobId: 1n }).events).toBe(stored?.events)
+    expect(getJob(store, { jobId: 1n }).events).toStrictEqual(stored?.events)
   })
 
   test('a change replaces the record and the events: what was handed out stays as it was', () => {
