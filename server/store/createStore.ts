@@ -1,7 +1,7 @@
 import type { Hash } from 'viem'
 import type { ToCountersParameters } from '../../chain/mappers/toCounters.ts'
 import type { Health } from '../../contract/health.ts'
-import type { Job, JobEvent } from '../../contract/job.ts'
+import { jobEventNames, type Job, type JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import type { ChainIdMismatchError } from '../../errors/chain.ts'
@@ -10,13 +10,13 @@ import { createTransactionIndex, sameSlot } from './createTransactionIndex.ts'
 import { createValuePool } from './createValuePool.ts'
 
 /**
- * A job ready to serve. Its record and its event list are each replaced, never changed, when the
- * job changes, so an answer already handed out stays as it was.
+ * A job ready to serve. Its record is replaced, never changed, when the job changes, and its event
+ * list is built afresh on each read, so an answer already handed out stays as it was.
  */
 export type StoredJob = {
   /** The job's record, exactly the Job shape: list answers and MCP's get_job serve it as it is. */
   readonly job: Job
-  /** Its on-chain history, oldest first (getJob puts the two together). */
+  /** Its on-chain history, oldest first (getJob puts the two together): a new array on each read. */
   readonly events: readonly JobEvent[]
   /** The store's `version` when this job last changed: equal versions, equal job. */
   readonly version: number
@@ -192,12 +192,73 @@ const beforeRange = -1n
 type ServiceEntry = { service: Service; registeredBlock: bigint; lastBlock: bigint; events: readonly ServiceEvent[] }
 /** A job id as the store compares it: a number while exact (a small one costs nothing to keep), else the bigint. */
 type JobKey = number | bigint
-type JobEntry = { -readonly [key in keyof StoredJob]: StoredJob[key] } & { readonly key: JobKey }
 type SellerIndex = { serviceIds: bigint[]; jobs: JobEntry[] }
+
+/**
+ * A job's history packed flat, `eventSlots` slots per event, oldest first: the event's name and log
+ * index in one number (see `eventCode`), its block number, transaction hash and block time (the
+ * shared strings the JobEvent carries), and the wei of a JobSettled event (undefined for the
+ * others). An event object per log would cost ~72 B (header, five fields, its slot in a per-job
+ * array) where these slots cost 40; readers get JobEvent objects built on the fly (see `events`).
+ */
+type History = readonly HistorySlot[]
+type HistorySlot = number | string | bigint | undefined
+const eventSlots = 5
+const noHistory: History = []
+
+/** The name's position in jobEventNames plus the log index times their count: exact below 2^53. */
+function eventCode(event: JobEvent): number {
+  const nameIndex = jobEventNames.indexOf(event.event)
+  if (nameIndex === -1) throw new RangeError(`Job event "${event.event}" is not one of ${jobEventNames.join(', ')}.`)
+  return event.logIndex * jobEventNames.length + nameIndex
+}
+
+function eventNameAt(history: History, at: number): JobEvent['event'] {
+  return jobEventNames[(history[at] as number) % jobEventNames.length] as JobEvent['event']
+}
+
+function logIndexAt(history: History, at: number): number {
+  return Math.floor((history[at] as number) / jobEventNames.length)
+}
+
+function blockNumberAt(history: History, at: number): string {
+  return history[at + 1] as string
+}
+
+function transactionHashAt(history: History, at: number): string {
+  return history[at + 2] as string
+}
+
+class JobEntry implements StoredJob {
+  job: Job
+  history: History
+  version: number
+  readonly key: JobKey
+  constructor(job: Job, version: number, key: JobKey) {
+    this.job = job
+    this.history = noHistory
+    this.version = version
+    this.key = key
+  }
+
+  /** The served JobEvent objects, keys in toJobEvent's order (MCP's JSON keeps it). */
+  get events(): JobEvent[] {
+    const { history } = this
+    const events: JobEvent[] = new Array(history.length / eventSlots)
+    for (let at = 0; at < history.length; at += eventSlots)
+      events[at / eventSlots] = {
+        event: eventNameAt(history, at),
+        blockNumber: blockNumberAt(history, at),
+        transactionHash: transactionHashAt(history, at) as JobEvent['transactionHash'],
+        logIndex: logIndexAt(history, at),
+        timestamp: history[at + 3] as string,
+      }
+    return events
+  }
+}
 
 const noIds: readonly bigint[] = []
 const noJobs: readonly StoredJob[] = []
-const noEvents: readonly JobEvent[] = []
 const noServiceEvents: readonly ServiceEvent[] = []
 const maxExactId = BigInt(Number.MAX_SAFE_INTEGER)
 
@@ -216,7 +277,7 @@ const transactionHashPoolLimit = 256
  * sees a half-applied window.
  *
  * Memory per job is kept low (npm run bench, section 5): a job is its served record plus its
- * served events (where it was created and last touched is read from them), kept in arrays sorted
+ * packed history (where it was created and last touched is read from it), kept in arrays sorted
  * by id and found there by position (no map entry, no bigint per job), and strings that repeat
  * across jobs are shared through small pools.
  */
@@ -242,8 +303,6 @@ export function createStore({
   const staleServiceIds = new Set<bigint>()
   const staleJobIds = new Set<bigint>()
   const recentBlocks = new Map<bigint, Hash>()
-  /** The wei of every held JobSettled event (the served event has no place for it). */
-  const settledWei = new Map<JobEvent, bigint>()
   const poolValue = createValuePool<string>({ limit: valuePoolLimit })
   const poolTransactionHash = createValuePool<string>({ limit: transactionHashPoolLimit })
   const poolWei = createValuePool<bigint>({ limit: valuePoolLimit })
@@ -284,16 +343,17 @@ export function createStore({
     return index
   }
 
-  const count = (events: readonly JobEvent[], sign: 1 | -1): void => {
+  const count = (history: History, sign: 1 | -1): void => {
     let settled = false
     let expired = false
     let slashed = false
-    for (const held of events) {
-      if (held.event === 'JobExpired') expired = true
-      if (held.event === 'JobSlashed') slashed = true
-      if (held.event !== 'JobSettled') continue
+    for (let at = 0; at < history.length; at += eventSlots) {
+      const name = eventNameAt(history, at)
+      if (name === 'JobExpired') expired = true
+      if (name === 'JobSlashed') slashed = true
+      if (name !== 'JobSettled') continue
       settled = true
-      const wei = settledWei.get(held)
+      const wei = history[at + 4] as bigint | undefined
       if (wei !== undefined) counters.totalSettledWei += sign === 1 ? wei : -wei
     }
     if (settled) counters.settledJobs += sign
@@ -301,19 +361,24 @@ export function createStore({
     if (slashed) counters.slashedJobs += sign
   }
 
-  /** Replaces a job's event list: the counters and the transaction index follow, and dropped events are forgotten. */
-  const setEvents = (entry: JobEntry, events: readonly JobEvent[]): void => {
-    count(entry.events, -1)
-    for (const event of entry.events) if (!events.includes(event)) forgetJobEvent(entry, event, events)
-    count(events, 1)
-    entry.events = events
+  /** Replaces a job's history: the counters and the transaction index follow. */
+  const setHistory = (entry: JobEntry, history: History): void => {
+    count(entry.history, -1)
+    forgetTransactions(entry, history)
+    count(history, 1)
+    entry.history = history
     entry.version = changed()
   }
 
-  const forgetJobEvent = (entry: JobEntry, event: JobEvent, kept: readonly JobEvent[]): void => {
-    settledWei.delete(event)
-    if (!kept.some(({ transactionHash }) => sameSlot(transactionHash, event.transactionHash)))
-      jobsByTransaction.remove(event.transactionHash, entry.key)
+  /** Drops the job's key from the slots of its transactions that no event of `kept` shares. */
+  const forgetTransactions = (entry: JobEntry, kept: History): void => {
+    for (let at = 0; at < entry.history.length; at += eventSlots) {
+      const transactionHash = transactionHashAt(entry.history, at)
+      let shared = false
+      for (let keptAt = 0; keptAt < kept.length && !shared; keptAt += eventSlots)
+        shared = sameSlot(transactionHashAt(kept, keptAt), transactionHash)
+      if (!shared) jobsByTransaction.remove(transactionHash, entry.key)
+    }
   }
 
   /** Replaces a service's event list; the transaction index follows. */
@@ -335,8 +400,8 @@ export function createStore({
   }
 
   const deleteJob = (jobId: bigint, entry: JobEntry): void => {
-    count(entry.events, -1)
-    for (const event of entry.events) forgetJobEvent(entry, event, noEvents)
+    count(entry.history, -1)
+    forgetTransactions(entry, noHistory)
     staleJobIds.delete(jobId)
     removeJob(jobs, entry)
     removeJob(sellerIndex(entry.job.seller).jobs, entry)
@@ -371,17 +436,21 @@ export function createStore({
     sellerJobs: (seller) => sellers.get(seller.toLowerCase())?.jobs ?? noJobs,
 
     transactionRecords(transactionHash) {
-      const holds = ({ events }: { events: readonly { transactionHash: string }[] }): boolean =>
-        events.some((event) => event.transactionHash === transactionHash)
       const touchedJobs: StoredJob[] = []
       for (const key of jobsByTransaction.get(transactionHash)) {
         const entry = findJob(jobs, key)
-        if (entry !== undefined && holds(entry)) touchedJobs.push(entry)
+        if (entry === undefined) continue
+        for (let at = 0; at < entry.history.length; at += eventSlots)
+          if (transactionHashAt(entry.history, at) === transactionHash) {
+            touchedJobs.push(entry)
+            break
+          }
       }
       const touchedServices: { service: Service; events: readonly ServiceEvent[] }[] = []
       for (const serviceId of servicesByTransaction.get(transactionHash)) {
         const entry = serviceEntries.get(serviceId)
-        if (entry !== undefined && holds(entry)) touchedServices.push({ service: entry.service, events: entry.events })
+        if (entry !== undefined && entry.events.some((event) => event.transactionHash === transactionHash))
+          touchedServices.push({ service: entry.service, events: entry.events })
       }
       touchedJobs.sort((a, b) => compareUintText(a.job.jobId, b.job.jobId))
       touchedServices.sort((a, b) => compareUintText(a.service.serviceId, b.service.serviceId))
@@ -426,7 +495,7 @@ export function createStore({
       const key = jobKey(jobId)
       const entry = findJob(jobs, key)
       if (entry === undefined) {
-        const created: JobEntry = { job, events: noEvents, version: changed(), key }
+        const created = new JobEntry(job, changed(), key)
         insertJob(jobs, created)
         insertJob(sellerIndex(job.seller).jobs, created)
         counters.jobs += 1
@@ -440,19 +509,19 @@ export function createStore({
     addJobEvent({ jobId, event, settledWei: wei }) {
       const entry = findJob(jobs, jobKey(jobId))
       if (entry === undefined) throw new RangeError(`Job ${jobId} must be stored before its events.`)
-      const { events } = entry
+      const { history } = entry
+      const code = eventCode(event)
       // Within the chain the store holds (a rollback drops what lies above the common ancestor),
       // a block number and a log index name one log.
-      if (events.some((held) => held.logIndex === event.logIndex && held.blockNumber === event.blockNumber)) return
-      event.blockNumber = poolValue(event.blockNumber)
-      event.timestamp = poolValue(event.timestamp)
-      event.transactionHash = poolTransactionHash(event.transactionHash)
-      if (wei !== undefined) settledWei.set(event, poolWei(wei))
-      jobsByTransaction.add(event.transactionHash, entry.key)
-      let index = events.length
-      while (index > 0 && compareEvents(events[index - 1] as JobEvent, event) > 0) index -= 1
+      for (let at = 0; at < history.length; at += eventSlots)
+        if (logIndexAt(history, at) === event.logIndex && blockNumberAt(history, at) === event.blockNumber) return
+      const transactionHash = poolTransactionHash(event.transactionHash)
+      jobsByTransaction.add(transactionHash, entry.key)
+      let at = history.length
+      while (at > 0 && compareLogs(blockNumberAt(history, at - eventSlots), logIndexAt(history, at - eventSlots), event) > 0) at -= eventSlots
+      const settled = event.event === 'JobSettled' && wei !== undefined ? poolWei(wei) : undefined
       // toSpliced allocates exactly the new length; a push would leave spare capacity per job.
-      setEvents(entry, events.toSpliced(index, 0, event))
+      setHistory(entry, history.toSpliced(at, 0, code, poolValue(event.blockNumber), transactionHash, poolValue(event.timestamp), settled))
     },
 
     addServiceEvent({ serviceId, event }) {
@@ -503,7 +572,7 @@ export function createStore({
     replaceJob({ jobId, job, events }) {
       store.putJob({ jobId, job })
       const entry = findJob(jobs, jobKey(jobId)) as JobEntry
-      setEvents(entry, noEvents)
+      setHistory(entry, noHistory)
       for (const event of events) store.addJobEvent({ jobId, ...event })
     },
 
@@ -533,15 +602,19 @@ export function createStore({
         const jobId = BigInt(entry.job.jobId)
         // A job changes only through its own logs, each held as an event: the last one tells
         // whether the job was touched above the ancestor, JobCreated whether it exists there at all.
-        const { events } = entry
-        const last = events.at(-1)
-        if (last === undefined || !isAbove(last)) continue
-        const created = events.find(({ event }) => event === 'JobCreated')
-        if (created !== undefined && isAbove(created)) {
+        const { history } = entry
+        const isAboveAt = (at: number): boolean => compareUintText(blockNumberAt(history, at), ancestorNumber) > 0
+        if (history.length === 0 || !isAboveAt(history.length - eventSlots)) continue
+        let created = false
+        for (let at = 0; at < history.length; at += eventSlots)
+          if (eventNameAt(history, at) === 'JobCreated' && isAboveAt(at)) created = true
+        if (created) {
           deleteJob(jobId, entry)
           continue
         }
-        setEvents(entry, events.slice(0, events.findIndex(isAbove)))
+        let firstAbove = 0
+        while (!isAboveAt(firstAbove)) firstAbove += eventSlots
+        setHistory(entry, history.slice(0, firstAbove))
         staleJobIds.add(jobId)
       }
       for (const number of recentBlocks.keys()) if (number > ancestor.number) recentBlocks.delete(number)
@@ -570,8 +643,12 @@ function compare(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-function compareEvents(a: JobEvent | ServiceEvent, b: JobEvent | ServiceEvent): number {
-  return compareUintText(a.blockNumber, b.blockNumber) || a.logIndex - b.logIndex
+function compareEvents(a: ServiceEvent, b: ServiceEvent): number {
+  return compareLogs(a.blockNumber, a.logIndex, b)
+}
+
+function compareLogs(blockNumber: string, logIndex: number, b: { blockNumber: string; logIndex: number }): number {
+  return compareUintText(blockNumber, b.blockNumber) || logIndex - b.logIndex
 }
 
 /** Ids almost always arrive in order, so the common case is a push. */

@@ -65,7 +65,7 @@ describe('what the readers hand out', () => {
     expect(getSeller(store, { address: seller.toLowerCase() }).jobs[0]).toBe(stored?.job)
     expect(stored?.job).toStrictEqual(job(1))
     expect(getJob(store, { jobId: 1n })).toStrictEqual({ ...job(1), events: [event('JobCreated', 5, 0)] })
-    expect(getJob(store, { jobId: 1n }).events).toBe(stored?.events)
+    expect(getJob(store, { jobId: 1n }).events).toStrictEqual(stored?.events)
   })
 
   test('a change replaces the record and the events: what was handed out stays as it was', () => {
@@ -79,6 +79,19 @@ describe('what the readers hand out', () => {
     expect(detail.stateName).toBe('Pending')
     expect(detail.events).toHaveLength(1)
     expect(getJob(store, { jobId: 1n })).toMatchObject({ stateName: 'Settled', events: [{}, {}, {}] })
+  })
+
+  test('each read of the history is a new array of new events: changing one leaves the store as it was', () => {
+    const store = newStore()
+    settle(store, 1, 9)
+    const handedOut = getJob(store, { jobId: 1n }).events as JobEvent[]
+    const first = handedOut[0] as JobEvent
+    first.logIndex = 99
+    first.transactionHash = `0x${'ff'.repeat(32)}`
+    handedOut.pop()
+    expect(getJob(store, { jobId: 1n }).events).toStrictEqual([event('JobAttested', 9, 0), event('JobSettled', 9, 1)])
+    expect(store.transactionRecords(`0x${'ff'.repeat(32)}`).jobs).toEqual([])
+    expect(store.counters.totalSettledWei).toBe(amount)
   })
 })
 
