@@ -7,6 +7,7 @@ import { buildExplorer } from '../explorer/buildExplorer.ts'
 import { readExplorerAssets } from '../server/explorer/readExplorerAssets.ts'
 import { startRestIndexer } from '../server/http/startRestIndexer.ts'
 import { getFreePort } from '../test/support/getFreePort.ts'
+import { deploymentArgv } from '../test/support/deploymentArgv.ts'
 import { percentile } from './percentile.ts'
 
 /**
@@ -25,9 +26,7 @@ const devnet = await startDevnet({ port: await getFreePort(), seed: true })
 const { deployment } = devnet
 const config = loadConfig({
   argv: [
-    '--network', 'devnet', '--rpc-url', devnet.rpcUrl, '--chain-id', String(deployment.chainId),
-    '--registry', deployment.registry, '--escrow', deployment.escrow, '--arbiter', deployment.arbiter,
-    '--attestation-verifier', deployment.attestationVerifier, '--start-block', deployment.deployBlock,
+    '--network', 'devnet', '--rpc-url', devnet.rpcUrl, ...deploymentArgv(deployment),
     '--port', '0', '--host', '127.0.0.1',
   ],
   env: {},

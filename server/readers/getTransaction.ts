@@ -20,17 +20,15 @@ export function getTransaction(store: Store, { transactionHash }: GetTransaction
   const { jobs, services } = store.transactionRecords(hash)
   let first: { blockNumber: string; timestamp: string } | undefined
   const events: TransactionEvent[] = []
-  for (const { job, events: history } of jobs)
+  const histories = [
+    ...jobs.map(({ job, events: history }) => ({ history, about: { jobId: job.jobId } })),
+    ...services.map(({ service, events: history }) => ({ history, about: { serviceId: service.serviceId } })),
+  ]
+  for (const { history, about } of histories)
     for (const { event, logIndex, transactionHash: held, blockNumber, timestamp } of history) {
       if (held !== hash) continue
       first ??= { blockNumber, timestamp }
-      events.push({ event, logIndex, jobId: job.jobId })
-    }
-  for (const { service, events: history } of services)
-    for (const { event, logIndex, transactionHash: held, blockNumber, timestamp } of history) {
-      if (held !== hash) continue
-      first ??= { blockNumber, timestamp }
-      events.push({ event, logIndex, serviceId: service.serviceId })
+      events.push({ event, logIndex, ...about })
     }
   if (first === undefined) throw new TransactionNotFoundError({ transactionHash: hash })
   events.sort((a, b) => a.logIndex - b.logIndex)

@@ -13,6 +13,7 @@ import { startIndexer } from '../../server/indexer/startIndexer.ts'
 import type { Indexer } from '../../server/indexer/createIndexer.ts'
 import { createStore } from '../../server/store/createStore.ts'
 import { startFaultProxy } from '../support/faultProxy.ts'
+import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { seededJobs } from './support/seededJobs.ts'
 
 const devnet = inject('devnet')
@@ -23,12 +24,7 @@ const config: Config = loadConfig({
   argv: [
     '--network', 'devnet',
     '--rpc-url', devnet.rpcUrl,
-    '--chain-id', String(devnet.deployment.chainId),
-    '--registry', devnet.deployment.registry,
-    '--escrow', devnet.deployment.escrow,
-    '--arbiter', devnet.deployment.arbiter,
-    '--attestation-verifier', devnet.deployment.attestationVerifier,
-    '--start-block', devnet.deployment.deployBlock,
+    ...deploymentArgv(devnet.deployment),
     '--poll-interval', '250',
     '--host', '127.0.0.1',
     '--mcp-port', '0',

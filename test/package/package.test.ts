@@ -12,6 +12,7 @@ import { seededSellerServices } from '../../devnet/seller/seededSellerServices.t
 import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { startRestIndexer, type StartRestIndexerReturnType } from '../../server/http/startRestIndexer.ts'
+import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 
 // The package as a user gets it: `npm pack` of this checkout, installed from the tarball.
@@ -195,9 +196,7 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
       const { deployment } = devnet
       const config = loadConfig({
         argv: [
-          '--network', 'devnet', '--rpc-url', devnet.rpcUrl, '--chain-id', String(deployment.chainId),
-          '--registry', deployment.registry, '--escrow', deployment.escrow, '--arbiter', deployment.arbiter,
-          '--attestation-verifier', deployment.attestationVerifier, '--start-block', deployment.deployBlock,
+          '--network', 'devnet', '--rpc-url', devnet.rpcUrl, ...deploymentArgv(deployment),
           '--poll-interval', '250', '--port', '0', '--host', '127.0.0.1',
         ],
         env: {},

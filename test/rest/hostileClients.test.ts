@@ -10,6 +10,7 @@ import { startHostedMcpServer } from '../../mcp/hosted/startHostedMcpServer.ts'
 import { buildApp } from '../../server/http/buildApp.ts'
 import type { ServerLimits } from '../../server/http/hardenServer.ts'
 import { createStore } from '../../server/store/createStore.ts'
+import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { openApiPath } from './startRestServer.ts'
 
 // Every HTTP server we ship (REST, hosted MCP, the reference seller's outputs), with limits small
@@ -36,9 +37,7 @@ async function startRest(): Promise<Served> {
 async function startMcp(): Promise<Served> {
   const { rpcUrl, deployment } = inject('devnet')
   const config = loadConfig({
-    argv: ['--network', 'devnet', '--rpc-url', rpcUrl, '--chain-id', String(deployment.chainId), '--registry', deployment.registry,
-      '--escrow', deployment.escrow, '--arbiter', deployment.arbiter, '--attestation-verifier', deployment.attestationVerifier,
-      '--host', '127.0.0.1', '--mcp-port', '0'],
+    argv: ['--network', 'devnet', '--rpc-url', rpcUrl, ...deploymentArgv(deployment), '--host', '127.0.0.1', '--mcp-port', '0'],
     env: {},
   })
   const store = createStore({ pollIntervalMs: 1_000, chainId: 31337, network: 'devnet' })
