@@ -87,6 +87,26 @@ export class IncompleteLogsError extends BaseError {
   }
 }
 
+/**
+ * Creation events the contract's ids say exist are not in the logs read: ids `fromId` to `toId`
+ * were handed out, before `toBlock` and after the creation of id `fromId - 1` (the first indexed
+ * block, when no earlier creation is held). The scan reads again from there.
+ */
+export class MissingCreationsError extends IncompleteLogsError {
+  override name = 'MissingCreationsError'
+  readonly kind: 'service' | 'job'
+  readonly fromId: bigint
+  constructor({ kind, fromId, toId, fromBlock, toBlock }: { kind: 'service' | 'job'; fromId: bigint; toId: bigint; fromBlock: bigint; toBlock: bigint }) {
+    super({
+      fromBlock,
+      toBlock,
+      reason: `${kind}s ${fromId === toId ? fromId : `${fromId} to ${toId}`} were created by block ${toBlock}, but their creation events are missing from the answers (here or in an earlier window)`,
+    })
+    this.kind = kind
+    this.fromId = fromId
+  }
+}
+
 /** The RPC node did not answer within the start-up wait. */
 export class NodeUnreachableError extends BaseError {
   override name = 'NodeUnreachableError'

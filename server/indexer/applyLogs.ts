@@ -12,7 +12,7 @@ import type { ReadWindowReturnType } from './readWindow.ts'
  * counters. Synchronous, so readers never see half a window; applying a window twice changes
  * nothing, because a job's event is known by its block number and log index.
  */
-export function applyLogs(store: Store, { toBlock, nextIds, logs, timestamps, services, jobs }: ReadWindowReturnType): void {
+export function applyLogs(store: Store, { toBlock, creations, logs, timestamps, services, jobs }: ReadWindowReturnType): void {
   const timestampOf = (blockNumber: bigint): bigint => {
     const timestamp = timestamps.get(blockNumber)
     if (timestamp === undefined) throw new RangeError(`Block ${blockNumber} has a log but no header was read.`)
@@ -60,7 +60,7 @@ export function applyLogs(store: Store, { toBlock, nextIds, logs, timestamps, se
     })
   }
 
-  store.advance(toBlock, nextIds)
+  store.advance(toBlock, creations)
 }
 
 function isServiceEventName(name: string): name is ServiceEventName {

@@ -4,7 +4,7 @@ import { findBlockByTimestamp } from '../../chain/read/findBlockByTimestamp.ts'
 import { BaseError } from '../../errors/BaseError.ts'
 import { ChainIdMismatchError } from '../../errors/chain.ts'
 import { createStore, type Store } from '../store/createStore.ts'
-import { createScanWindow } from './createScanWindow.ts'
+import { createScanWindow, type ScanWindow } from './createScanWindow.ts'
 import { createSelfCheck, type SelfCheckRepair } from './createSelfCheck.ts'
 import { findCommonAncestor } from './findCommonAncestor.ts'
 import { followHeads, type FollowHeadsChange, type FollowHeadsParameters, type HeadFollower } from './followHeads.ts'
@@ -30,8 +30,10 @@ export type CreateIndexerParameters = {
   network: string
   /** Pause between polls once caught up (default 3,000 ms). */
   pollIntervalMs?: number
-  /** Largest `eth_getLogs` window in blocks (default 9,000); shrinks when the node refuses it. */
-  maxWindow?: bigint
+  /** Largest `eth_getLogs` window in blocks (default 9,000; `--log-range`); shrinks when the node refuses it. */
+  maxWindow?: bigint | undefined
+  /** The node named the widest `eth_getLogs` range it accepts (once per limit learned); defaults to one line on stderr. */
+  onLogRangeLimit?: ((blocks: bigint) => void) | undefined
   /** First retry delay after a failed poll, doubled per failure up to `maxRetryDelayMs`. */
   retryDelayMs?: number
   maxRetryDelayMs?: number
@@ -66,6 +68,8 @@ export type CreateIndexerParameters = {
 
 export type Indexer = {
   store: Store
+  /** The `eth_getLogs` window: its size now, and the node's limit once learned. */
+  logWindow: Pick<ScanWindow, 'size' | 'limit'>
   /**
    * Starts polling and following new heads (once; later calls return the same promise). Resolves
    * when the initial back-fill has reached the chain head; polling goes on until `stop`.
@@ -102,6 +106,7 @@ export function createIndexer(
     network,
     pollIntervalMs = 3_000,
     maxWindow = 9_000n,
+    onLogRangeLimit = logLogRangeLimit,
     retryDelayMs = 250,
     maxRetryDelayMs = 10_000,
     onError = logError,
@@ -118,12 +123,13 @@ export function createIndexer(
   }: CreateIndexerParameters,
 ): Indexer {
   const store = createStore({ pollIntervalMs, chainId, network, now })
-  const window = createScanWindow({ max: maxWindow })
+  const window = createScanWindow({ max: maxWindow, onLimit: onLogRangeLimit })
   const selfCheck =
     selfCheckJobs + selfCheckServices > 0
       ? createSelfCheck({ store, registry, escrow, arbiter, window, jobsPerRun: selfCheckJobs, servicesPerRun: selfCheckServices, onRepair, intervalMs: selfCheckIntervalMs, now })
       : undefined
   let firstBlock = typeof startBlock === 'bigint' ? startBlock : undefined
+  let firstBlockTimestamp: bigint | undefined
   let stopped = false
   let failures = 0
   let timer: NodeJS.Timeout | undefined
@@ -141,11 +147,12 @@ export function createIndexer(
     const cursor = store.sync.cursor
     // One batch: the chain id, the head, and the cursor block as the node has it now (absent if
     // the chain got shorter than the cursor). The chain id is settled first: a node serving
-    // another chain fails the other two in its own ways, and must not be read at all.
+    // another chain fails the other two in its own ways, and must not be read at all. A cursor
+    // without a hash lies deeper than any reorg (see scanRange): nothing to compare.
     const [actualChainId, latest, atCursor] = await Promise.allSettled([
       getChainId(client),
       getBlock(client, { blockTag: 'latest' }),
-      cursor === undefined ? undefined : getBlock(client, { blockNumber: cursor.number }).catch(absentBlock),
+      cursor?.hash === undefined ? undefined : getBlock(client, { blockNumber: cursor.number }).catch(absentBlock),
     ])
     if (actualChainId.status === 'rejected') throw actualChainId.reason
     if (actualChainId.value !== chainId) {
@@ -158,8 +165,9 @@ export function createIndexer(
     if (atCursor.status === 'rejected') throw atCursor.reason
     const head = latest.value
     firstBlock ??= await findBlockByTimestamp(client, { timestamp: (startBlock as { timestamp: bigint }).timestamp })
+    firstBlockTimestamp ??= (await getBlock(client, { blockNumber: firstBlock })).timestamp
 
-    if (cursor !== undefined && atCursor.value?.hash !== cursor.hash) {
+    if (cursor?.hash !== undefined && atCursor.value?.hash !== cursor.hash) {
       const ancestor = await findCommonAncestor(client, { blocks: store.recentBlocks, headBlock: head.number })
       if (ancestor === undefined) store.clear()
       else store.rollback(ancestor)
@@ -167,8 +175,9 @@ export function createIndexer(
     }
     const fromBlock = store.sync.cursor === undefined ? firstBlock : store.sync.cursor.number + 1n
     let suspects: bigint[] = []
+    let headBlock = head.number
     if (fromBlock <= head.number) {
-      const read = await scanRange(client, {
+      const scan = await scanRange(client, {
         store,
         registry,
         escrow,
@@ -176,11 +185,14 @@ export function createIndexer(
         fromBlock,
         toBlock: head.number,
         toBlockHash: head.hash,
+        firstBlock: { number: firstBlock, timestamp: firstBlockTimestamp },
         window,
         bloomCheckBlocks,
+        now,
       })
+      headBlock = scan.toBlock
       // Every job read in this scan is the chain's at the cursor now: its history must fit it.
-      suspects = [...read].filter((jobId) => {
+      suspects = [...scan.jobIds].filter((jobId) => {
         const stored = store.job(jobId)
         return stored !== undefined && checkJobHistory(stored.job, stored.events) !== 'consistent'
       })
@@ -191,9 +203,9 @@ export function createIndexer(
     if (store.sync.backfilledAt !== undefined || suspects.length > 0 || store.sync.selfCheck.unrepaired > 0) {
       await selfCheck?.run(client, { firstBlock, suspects })
     }
-    store.polled({ headBlock: head.number, at: now() })
-    onPoll?.({ headBlock: head.number })
-    return head.number
+    store.polled({ headBlock, at: now() })
+    onPoll?.({ headBlock })
+    return headBlock
   }
 
   const schedule = (delayMs: number): void => {
@@ -252,6 +264,7 @@ export function createIndexer(
 
   return {
     store,
+    logWindow: { size: window.size, limit: window.limit },
     start() {
       started ??= new Promise<void>((resolve) => {
         backfilled = resolve
@@ -286,6 +299,10 @@ export function describeFailure(error: unknown): { code: string; message: string
 
 function logError(error: unknown): void {
   console.error(`indexer: poll failed, retrying: ${describeFailure(error).message}`)
+}
+
+function logLogRangeLimit(blocks: bigint): void {
+  console.error(`indexer: the node accepts eth_getLogs over at most ${blocks} blocks; windows are that wide from now on`)
 }
 
 function logNewHeadsChange(change: FollowHeadsChange): void {

@@ -62,7 +62,6 @@ export function createSelfCheck({
   intervalMs = 3_000,
   now = Date.now,
 }: CreateSelfCheckParameters): SelfCheck {
-  let firstIds: { service: bigint; job: bigint } | undefined
   let nextJobToCheck: bigint | undefined
   let nextServiceToCheck: bigint | undefined
   const unrepairedJobs = new Map<bigint, string>()
@@ -139,16 +138,10 @@ export function createSelfCheck({
         return
       }
       const at = cursor.number
-      // Ids created before the first block are not ours to check. A full node may not hold that
-      // block's state any more: then every id is checked (ids start at 1).
-      firstIds ??= await (async () => {
-        if (firstBlock === 0n) return { service: 1n, job: 1n }
-        const [service, job] = await Promise.all([
-          readNextId(client, { contract: 'registry', address: registry, blockNumber: firstBlock - 1n }),
-          readNextId(client, { contract: 'escrow', address: escrow, blockNumber: firstBlock - 1n }),
-        ]).catch(() => [1n, 1n])
-        return { service, job }
-      })()
+      // Ids created before the first block are not ours to check; until the scan has seen where
+      // they start (see readWindow), every id is (ids start at 1).
+      const { first } = store.sync.creations
+      const firstIds = { service: first.service ?? 1n, job: first.job ?? 1n }
       const [nextService, nextJob] = await Promise.all([
         readNextId(client, { contract: 'registry', address: registry, blockNumber: at }),
         readNextId(client, { contract: 'escrow', address: escrow, blockNumber: at }),

@@ -6,9 +6,9 @@ import { readServices } from '../../chain/read/readServices.ts'
 import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
 import type { Job } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
-import { ChainChangedError, IncompleteLogsError, LogRangeTooLargeError } from '../../errors/chain.ts'
-import type { BlockRef } from '../store/createStore.ts'
-import { checkCreatedIds } from './checkCreatedIds.ts'
+import { ChainChangedError, IncompleteLogsError, LogRangeTooLargeError, MissingCreationsError } from '../../errors/chain.ts'
+import type { CreationCount, Cursor } from '../store/createStore.ts'
+import { countCreations } from './countCreations.ts'
 import { findBloomMisses } from './findBloomMisses.ts'
 import { arbiterJobEvents, escrowEvents, marketEvents, registryEvents } from './marketEvents.ts'
 import { readNextId } from './readNextId.ts'
@@ -24,60 +24,69 @@ export type ReadWindowParameters = {
   toBlock: bigint
   /** Hash of `toBlock` when the caller already has it (the head fetched at poll start). */
   toBlockHash?: Hash | undefined
+  /**
+   * Whether to read `toBlock`'s header for its hash when not given (default true). A window far
+   * below the head, deeper than any reorg, needs none: its cursor is kept without a hash.
+   */
+  readToBlockHash?: boolean | undefined
   /** Records to read even without an event in this window (left stale by a rollback). */
   staleServiceIds?: Iterable<bigint>
   staleJobIds?: Iterable<bigint>
   /**
-   * Jobs not to read although this window touches them: read earlier in the same scan, at the
-   * latest block then, which is at or after this window (see scanRange).
+   * Jobs read earlier in the same scan, with the block they were read at: one read at or after
+   * `toBlock` already holds what this window's events did, and is not read again (see scanRange).
    */
-  readJobIds?: ReadonlySet<bigint>
+  readJobsAt?: ReadonlyMap<bigint, bigint>
   /**
-   * Block the records are read at (default: the latest): the scan's last block, so that once the
-   * scan is applied every record it read is the chain's at the cursor (the self-check compares there).
+   * Block the records are read at (default: the latest): a recent block, whose state every node
+   * holds (a full node keeps the last 128 blocks'), at or after `toBlock`. Records may so be ahead
+   * of the window: their events catch up.
    */
   readAt?: bigint | undefined
   /** A window of at most this many blocks has every block's logsBloom checked (default 0: none). */
   bloomCheckBlocks?: bigint | undefined
+  /** The creations counted up to `fromBlock - 1` (the store's). */
+  creations: CreationCount
   /**
-   * The contracts' next ids at `fromBlock - 1` when known (the last window's `nextIds`); read
-   * there otherwise. "first": the first window of the indexer, whose block before may be older
-   * than a full node's state: when that read fails, the window's own first creations stand in.
+   * Read the contracts' next ids at `toBlock` and hold the count to them: only for a recent block
+   * (the last window of a scan), since a full node has no state of older ones.
    */
-  nextIdsBefore?: NextIds | 'first' | undefined
+  checkCountAtEnd?: boolean | undefined
+  /** Time of the first indexed block: a record created before it is none of the window's. */
+  firstBlockTimestamp: bigint
 }
-
-/** `nextServiceId()` and `nextJobId()` at a block. */
-export type NextIds = { service: bigint; job: bigint }
 
 /** Everything needed to apply one window, fetched before anything is applied. */
 export type ReadWindowReturnType = {
-  toBlock: BlockRef
-  /** The next ids at `toBlock`: what the window's creations were counted against. */
-  nextIds: NextIds
+  toBlock: Cursor
+  /** The creations counted up to `toBlock`. */
+  creations: CreationCount
   /** Decoded logs of the three contracts, in chain order. */
   logs: MarketLog[]
   /** Block time (unix seconds) of every block holding a log (applyLogs dates every event). */
   timestamps: ReadonlyMap<bigint, bigint>
-  /** The current record of every service and job the window touches (jobs in `readJobIds` left out). */
+  /** The current record of every service and job the window touches (jobs read at or after `toBlock` left out). */
   services: ReadonlyMap<bigint, Service>
   jobs: ReadonlyMap<bigint, Job>
 }
 
 /**
- * Reads one block window: the hash of its last block, then one `eth_getLogs` for the three contracts
- * and every market event with `nextServiceId()`/`nextJobId()` before and at the end of the window,
- * then (issued together, so a batching transport sends one batch) the headers of the blocks
- * holding a job's logs and every touched service and job, many per `eth_call` (readServices,
- * readJobs). Records are read at `readAt` (or the latest block), so a record may be ahead of the
- * window; its events catch up.
+ * Reads one block window: the hash of its last block (when needed), then one `eth_getLogs` for the
+ * three contracts and every market event (with `nextServiceId()`/`nextJobId()` at its last block
+ * when the count is checked there), then (issued together, so a batching transport sends one
+ * batch) the headers of the blocks holding a job's logs and every touched service and job, many
+ * per `eth_call` (readServices, readJobs). Records are read at `readAt` (or the latest block), so a
+ * record may be ahead of the window; its events catch up. No state older than `readAt` or, when
+ * checked, `toBlock` is read, so a full node (no archive) serves it.
  *
  * Nothing is returned unless the answer is known complete, because a node behind its load
- * balancer answers `[]` or part of the logs and nothing else tells: the window must hold exactly
- * one creation event per id the contracts handed out in it (checkCreatedIds), every log must
- * decode (readLogs), and in a window of at most `bloomCheckBlocks` blocks (following the head),
- * a block whose logsBloom may hold one of our logs that the answer lacks is asked for its logs by
- * hash: if that finds more, the window fails with IncompleteLogsError and is read again.
+ * balancer answers `[]` or part of the logs and nothing else tells: creation events must continue
+ * the count without a gap and, at a checked block, reach the contracts' next ids (countCreations);
+ * while no creation of a kind is held yet, the record just below the first one seen must predate
+ * the first block; every log must decode (readLogs); and in a window of at most
+ * `bloomCheckBlocks` blocks (following the head), a block whose logsBloom may hold one of our
+ * logs that the answer lacks is asked for its logs by hash: if that finds more, the window fails
+ * with IncompleteLogsError and is read again.
  *
  * The last block's hash is fetched before the logs: if the chain reorganizes in between, the
  * stored hash is the old one and the next poll's reorg check catches it. A log whose block hash
@@ -93,54 +102,48 @@ export async function readWindow(
     fromBlock,
     toBlock,
     toBlockHash,
+    readToBlockHash = true,
     staleServiceIds = [],
     staleJobIds = [],
-    readJobIds,
+    readJobsAt,
     readAt,
     bloomCheckBlocks = 0n,
-    nextIdsBefore,
+    creations,
+    checkCountAtEnd = false,
+    firstBlockTimestamp,
   }: ReadWindowParameters,
 ): Promise<ReadWindowReturnType> {
-  const toHash = toBlockHash ?? (await getBlock(client, { blockNumber: toBlock })).hash
+  const toHash = toBlockHash ?? (readToBlockHash ? (await getBlock(client, { blockNumber: toBlock })).hash : undefined)
 
-  // Known, or read at the block before (the cursor: a recent block, in a full node's state).
-  const known = fromBlock === 0n ? { service: 1n, job: 1n } : nextIdsBefore === 'first' ? undefined : nextIdsBefore
-  const beforeBlock = fromBlock - 1n
-  const nextIdAt = (contract: 'registry' | 'escrow', blockNumber: bigint, value?: bigint): Promise<bigint | undefined> => {
-    if (value !== undefined) return Promise.resolve(value)
-    const read = readNextId(client, { contract, address: contract === 'registry' ? registry : escrow, blockNumber })
-    return nextIdsBefore === 'first' && blockNumber === beforeBlock ? read.catch(() => undefined) : read
-  }
   let logs: MarketLog[]
-  let nextIds: (bigint | undefined)[]
+  let nextAtEnd: readonly [bigint, bigint] | undefined
   try {
-    ;[logs, ...nextIds] = await Promise.all([
+    ;[logs, nextAtEnd] = await Promise.all([
       readLogs(client, { address: [registry, escrow, arbiter], events: marketEvents, fromBlock, toBlock }),
-      nextIdAt('registry', beforeBlock, known?.service),
-      nextIdAt('registry', toBlock),
-      nextIdAt('escrow', beforeBlock, known?.job),
-      nextIdAt('escrow', toBlock),
+      checkCountAtEnd
+        ? Promise.all([
+            readNextId(client, { contract: 'registry', address: registry, blockNumber: toBlock }),
+            readNextId(client, { contract: 'escrow', address: escrow, blockNumber: toBlock }),
+          ])
+        : undefined,
     ])
   } catch (cause) {
     if (classifyRpcError(cause) === 'too-large') throw new LogRangeTooLargeError({ fromBlock, toBlock, cause })
     throw cause
   }
-  const [servicesBefore, servicesAfter, jobsBefore, jobsAfter] = nextIds as [bigint | undefined, bigint, bigint | undefined, bigint]
-  const createdServices = logs.flatMap((log) => (log.eventName === 'ServiceRegistered' ? [log.args.serviceId] : []))
-  const createdJobs = logs.flatMap((log) => (log.eventName === 'JobCreated' ? [log.args.jobId] : []))
-  checkCreatedIds({
+  const services = countCreations({
     kind: 'service',
-    created: createdServices,
-    nextBefore: servicesBefore ?? lowest(createdServices) ?? servicesAfter,
-    nextAfter: servicesAfter,
+    created: logs.flatMap((log) => (log.eventName === 'ServiceRegistered' ? [log.args.serviceId] : [])),
+    nextBefore: creations.next.service,
+    nextAtEnd: nextAtEnd?.[0],
     fromBlock,
     toBlock,
   })
-  checkCreatedIds({
+  const jobs = countCreations({
     kind: 'job',
-    created: createdJobs,
-    nextBefore: jobsBefore ?? lowest(createdJobs) ?? jobsAfter,
-    nextAfter: jobsAfter,
+    created: logs.flatMap((log) => (log.eventName === 'JobCreated' ? [log.args.jobId] : [])),
+    nextBefore: creations.next.job,
+    nextAtEnd: nextAtEnd?.[1],
     fromBlock,
     toBlock,
   })
@@ -155,35 +158,56 @@ export async function readWindow(
     blockNumbers.add(log.blockNumber)
     if ('serviceId' in log.args && log.address.toLowerCase() === registryKey) serviceIds.add(log.args.serviceId)
     if (!('jobId' in log.args)) continue
-    if (!readJobIds?.has(log.args.jobId)) jobIds.add(log.args.jobId)
+    const readAtBlock = readJobsAt?.get(log.args.jobId)
+    if (readAtBlock === undefined || readAtBlock < toBlock) jobIds.add(log.args.jobId)
   }
 
   const serviceIdList = [...serviceIds]
   const jobIdList = [...jobIds]
   const headerNumbers = checkBlooms ? blockRange(fromBlock, toBlock) : [...blockNumbers]
-  const [allHeaders, services, jobs] = await Promise.all([
+  const leadOf = (lead: bigint | undefined, first: bigint | undefined): bigint | undefined =>
+    first === undefined && lead !== undefined && lead > 1n ? lead : undefined
+  const serviceLead = leadOf(services.lead, creations.first.service)
+  const jobLead = leadOf(jobs.lead, creations.first.job)
+  const [allHeaders, serviceRecords, jobRecords, [serviceBelowLead], [jobBelowLead]] = await Promise.all([
     Promise.all(headerNumbers.map((blockNumber) => getBlock(client, { blockNumber }))),
     readServices(client, { registry, ids: serviceIdList, blockNumber: readAt }),
     readJobs(client, { escrow, ids: jobIdList, blockNumber: readAt }),
+    readServices(client, { registry, ids: serviceLead === undefined ? [] : [serviceLead - 1n], blockNumber: readAt }),
+    readJobs(client, { escrow, ids: jobLead === undefined ? [] : [jobLead - 1n], blockNumber: readAt }),
   ])
+  // While no creation of a kind is held, the first id seen is the first one of the range only if
+  // the record below it predates the first block (block times only grow).
+  const checkLead = (kind: 'service' | 'job', lead: bigint | undefined, createdAt: string | undefined): void => {
+    if (lead === undefined || createdAt === undefined || BigInt(createdAt) < firstBlockTimestamp) return
+    throw new MissingCreationsError({ kind, fromId: lead - 1n, toId: lead - 1n, fromBlock, toBlock })
+  }
+  checkLead('service', serviceLead, serviceBelowLead?.registeredAt)
+  checkLead('job', jobLead, jobBelowLead?.createdAt)
   if (checkBlooms) await checkBloomMisses(client, { registry, escrow, arbiter, fromBlock, toBlock, headers: allHeaders, logs })
   const headers = checkBlooms ? allHeaders.filter((header) => blockNumbers.has(header.number)) : allHeaders
 
   const hashes = new Map(headers.map((header) => [header.number, header.hash]))
-  hashes.set(toBlock, hashes.get(toBlock) ?? toHash)
+  const endHash = hashes.get(toBlock) ?? toHash
+  if (endHash !== undefined) hashes.set(toBlock, endHash)
   for (const log of logs) {
     const hash = hashes.get(log.blockNumber)
     if (hash !== undefined && hash !== log.blockHash) throw new ChainChangedError({ blockNumber: log.blockNumber })
   }
-  if (hashes.get(toBlock) !== toHash) throw new ChainChangedError({ blockNumber: toBlock })
+  if (toHash !== undefined && hashes.get(toBlock) !== toHash) throw new ChainChangedError({ blockNumber: toBlock })
 
+  const firstOf = (first: bigint | undefined, lead: bigint | undefined): bigint | undefined => first ?? lead
   return {
-    toBlock: { number: toBlock, hash: toHash },
-    nextIds: { service: servicesAfter, job: jobsAfter },
+    toBlock: { number: toBlock, hash: endHash },
+    creations: {
+      next: { service: services.next, job: jobs.next },
+      first: { service: firstOf(creations.first.service, services.lead), job: firstOf(creations.first.job, jobs.lead) },
+      checkedAt: checkCountAtEnd ? toBlock : creations.checkedAt,
+    },
     logs,
     timestamps: new Map(headers.map((header) => [header.number, header.timestamp])),
-    services: new Map(services.map((service, index) => [serviceIdList[index] as bigint, service])),
-    jobs: new Map(jobs.map((job, index) => [jobIdList[index] as bigint, job])),
+    services: new Map(serviceRecords.map((service, index) => [serviceIdList[index] as bigint, service])),
+    jobs: new Map(jobRecords.map((job, index) => [jobIdList[index] as bigint, job])),
   }
 }
 
@@ -271,6 +295,3 @@ async function checkBloomMisses(
   }
 }
 
-function lowest(ids: readonly bigint[]): bigint | undefined {
-  return ids.reduce<bigint | undefined>((low, id) => (low === undefined || id < low ? id : low), undefined)
-}

@@ -1,6 +1,8 @@
 import type { Address, Client, Hash } from 'viem'
-import { LogRangeTooLargeError } from '../../errors/chain.ts'
-import type { Store } from '../store/createStore.ts'
+import { getBlock, getBlockNumber } from 'viem/actions'
+import { readLogRangeHint } from '../../chain/rpc/readLogRangeHint.ts'
+import { LogRangeTooLargeError, MissingCreationsError } from '../../errors/chain.ts'
+import type { CreationCount, Store } from '../store/createStore.ts'
 import { applyLogs } from './applyLogs.ts'
 import type { ScanWindow } from './createScanWindow.ts'
 import { readWindow } from './readWindow.ts'
@@ -11,18 +13,41 @@ export type ScanRangeParameters = {
   escrow: Address
   arbiter: Address
   fromBlock: bigint
+  /** The head when the scan starts; a scan that outlives `readAtMaxAgeMs` goes on to a newer one. */
   toBlock: bigint
   /** Hash of `toBlock` when known, saving one header read for the last window. */
   toBlockHash?: Hash | undefined
+  /** The first indexed block and its time: creations before it are not ours (see readWindow). */
+  firstBlock: { number: bigint; timestamp: bigint }
   window: ScanWindow
   /** A window of at most this many blocks has every block's logsBloom checked (see readWindow). */
   bloomCheckBlocks?: bigint | undefined
+  /**
+   * How long records are read at one block before the scan asks for the head again (default
+   * 5,000 ms): a full node keeps the state of its last 128 blocks, a few minutes at most, and a
+   * back-fill through a rate-limited node can take hours.
+   */
+  readAtMaxAgeMs?: number | undefined
   /** Called after each window is applied (for progress logs). */
   onWindow?: ((window: { fromBlock: bigint; toBlock: bigint; logs: number }) => void) | undefined
+  now?: () => number
 }
 
-/** The jobs read in this scan, each at `toBlock`. */
-export type ScanRangeReturnType = ReadonlySet<bigint>
+export type ScanRangeReturnType = {
+  /** Where the scan ended: `toBlock`, or a later head it went on to. */
+  toBlock: bigint
+  /** The jobs read in this scan, each at `toBlock`'s state or an earlier head's that its events since caught up with. */
+  jobIds: ReadonlySet<bigint>
+}
+
+/**
+ * Windows ending this far below the scan's end lie deeper than any reorg the store could undo
+ * (it remembers 64 blocks): their last block's hash is not read, one request less per window.
+ */
+const reorgDepth = 64n
+
+/** The count before block 0: no contract existed, and ids start at 1. */
+const genesisCreations: CreationCount = { next: { service: 1n, job: 1n }, first: { service: 1n, job: 1n }, checkedAt: undefined }
 
 /**
  * Indexes `fromBlock..toBlock` window by window, applying each as soon as it is fully read, so
@@ -30,22 +55,49 @@ export type ScanRangeReturnType = ReadonlySet<bigint>
  * is retried smaller; any other failure is thrown with the cursor left after the last applied
  * window, so the caller's retry resumes exactly there.
  *
- * Each job is read once per scan: records are read at `toBlock`, so a job read for one window
- * already holds what its events in later windows did, and once the scan is done every record it
- * read is the chain's at the cursor. A back-fill
- * whose logs did not fit one window read a third of its jobs twice before (10,000 jobs in
- * `npm run bench`: 778 `eth_call`s instead of 420). A job's events still go to its history
- * window by window; services, few, are read in every window that touches them.
+ * Nothing is read at an old block: records are read at the scan's end block, a recent head, and
+ * when the scan takes longer than `readAtMaxAgeMs` it asks for the head again and goes on to it,
+ * so that every record it read is the chain's at its last block once it is done. Each job is read
+ * once per head: a job read for one window already holds what its events in later windows up to
+ * that head did. Creations are counted window by window and checked against the contracts' next
+ * ids at the end only (countCreations); ids found missing may have been left out of an earlier
+ * window's answer, so the store is rolled back to just before the creation of the last id it
+ * holds (or the last checked block, if later) and the error thrown: the retry reads from there.
  */
 export async function scanRange(
   client: Client,
-  { store, registry, escrow, arbiter, fromBlock, toBlock, toBlockHash, window, bloomCheckBlocks, onWindow }: ScanRangeParameters,
+  {
+    store,
+    registry,
+    escrow,
+    arbiter,
+    fromBlock,
+    toBlock,
+    toBlockHash,
+    firstBlock,
+    window,
+    bloomCheckBlocks,
+    readAtMaxAgeMs = 5_000,
+    onWindow,
+    now = Date.now,
+  }: ScanRangeParameters,
 ): Promise<ScanRangeReturnType> {
-  const readJobIds = new Set<bigint>()
+  const readJobsAt = new Map<bigint, bigint>()
+  let target = toBlock
+  let targetHash = toBlockHash
+  let targetSince = now()
   let from = fromBlock
-  while (from <= toBlock) {
+  while (from <= target) {
+    if (now() - targetSince >= readAtMaxAgeMs) {
+      const head = await getBlockNumber(client, { cacheTime: 0 })
+      targetSince = now()
+      if (head > target) {
+        target = head
+        targetHash = undefined
+      }
+    }
     const size = window.size()
-    const to = from + size - 1n < toBlock ? from + size - 1n : toBlock
+    const to = from + size - 1n < target ? from + size - 1n : target
     let read
     try {
       read = await readWindow(client, {
@@ -54,23 +106,51 @@ export async function scanRange(
         arbiter,
         fromBlock: from,
         toBlock: to,
-        toBlockHash: to === toBlock ? toBlockHash : undefined,
+        toBlockHash: to === target ? targetHash : undefined,
+        readToBlockHash: to + reorgDepth > target,
         staleServiceIds: store.staleServiceIds,
         staleJobIds: store.staleJobIds,
-        readJobIds,
-        readAt: toBlock,
+        readJobsAt,
+        readAt: target,
         bloomCheckBlocks,
-        nextIdsBefore: store.sync.nextIds ?? (store.sync.cursor === undefined ? 'first' : undefined),
+        creations: store.sync.cursor === undefined && from === 0n ? genesisCreations : store.sync.creations,
+        checkCountAtEnd: to === target,
+        firstBlockTimestamp: firstBlock.timestamp,
       })
     } catch (error) {
-      if (error instanceof LogRangeTooLargeError && window.rejected(to - from + 1n)) continue
+      if (error instanceof LogRangeTooLargeError && window.rejected(to - from + 1n, readLogRangeHint(error))) continue
+      if (error instanceof MissingCreationsError) await rewindForMissingCreations(client, { store, error, firstBlock: firstBlock.number })
       throw error
     }
     applyLogs(store, read)
-    for (const jobId of read.jobs.keys()) readJobIds.add(jobId)
+    for (const jobId of read.jobs.keys()) readJobsAt.set(jobId, target)
     window.succeeded(to - from + 1n)
     onWindow?.({ fromBlock: from, toBlock: to, logs: read.logs.length })
     from = to + 1n
   }
-  return readJobIds
+  return { toBlock: target, jobIds: new Set(readJobsAt.keys()) }
+}
+
+/**
+ * Rolls the store back to just before the creation of the last id held below the missing ones, or
+ * to the last block whose count was checked if that is later (everything up to it is held):
+ * the missing creations lie after both. Nothing held below them: back to before the first block.
+ */
+async function rewindForMissingCreations(
+  client: Client,
+  { store, error, firstBlock }: { store: Store; error: MissingCreationsError; firstBlock: bigint },
+): Promise<void> {
+  const heldId = error.fromId - 1n
+  const created =
+    error.kind === 'job'
+      ? store.job(heldId)?.events.find(({ event }) => event === 'JobCreated')?.blockNumber
+      : store.serviceEvents(heldId)?.find(({ event }) => event === 'ServiceRegistered')?.blockNumber
+  const { checkedAt } = store.sync.creations
+  let to = created === undefined ? firstBlock - 1n : BigInt(created) - 1n
+  if (checkedAt !== undefined && checkedAt > to) to = checkedAt
+  const cursor = store.sync.cursor
+  if (cursor === undefined || to >= cursor.number) return
+  if (to < firstBlock) return store.clear()
+  const { hash } = await getBlock(client, { blockNumber: to })
+  store.rollback({ number: to, hash })
 }

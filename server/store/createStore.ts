@@ -32,11 +32,33 @@ export type StoredTransactionRecords = {
 export type StoreCounters = ToCountersParameters
 
 export type BlockRef = { number: bigint; hash: Hash }
+/**
+ * Where the store stands: a block and, unless it lies deeper than any reorg reaches, its hash (a
+ * back-fill window far below the head is applied without reading its last block's header).
+ */
+export type Cursor = { number: bigint; hash: Hash | undefined }
+
+/** Ids of one kind of record: services and jobs are counted apart. */
+export type IdsByKind = { service: bigint | undefined; job: bigint | undefined }
+
+/**
+ * What the contracts' id counters say of the applied blocks. Ids are handed out one by one, so
+ * counting creation events from the first ids is enough to know each window's are all there; only
+ * the end of a scan, a recent block, is checked against the contracts' own next ids.
+ */
+export type CreationCount = {
+  /** The next ids at the cursor; undefined for a kind while `first` is. */
+  next: IdsByKind
+  /** The next ids before the first indexed block (what was created before is not ours), once known. */
+  first: IdsByKind
+  /** The last block whose next ids were read from the contracts: every creation up to it is held. */
+  checkedAt: bigint | undefined
+}
 
 /** Where indexing stands; read by the health reader. Times are epoch milliseconds. */
 export type StoreSync = {
   /** Last block whose logs are all applied; undefined before the first window. */
-  cursor: BlockRef | undefined
+  cursor: Cursor | undefined
   /** Chain head at the last successful poll. */
   headBlock: bigint | undefined
   /** When the initial back-fill reached the head. */
@@ -51,11 +73,8 @@ export type StoreSync = {
   newHeads: Health['newHeads']
   /** When the new-heads subscription last announced a head (a live socket can stop delivering). */
   lastHeadAt: number | undefined
-  /**
-   * The contracts' next ids at the cursor (after the last applied window), so the next window's
-   * creations are counted without reading an old block's state; undefined after a rollback.
-   */
-  nextIds: { service: bigint; job: bigint } | undefined
+  /** The creations counted up to the cursor, so the next window's are counted without reading an old block's state. */
+  creations: CreationCount
   /** Set while the node serves another chain than the configured one: the readers serve nothing. */
   chainMismatch: ChainIdMismatchError | undefined
   /** Why the last poll failed; undefined once one succeeds. */
@@ -118,17 +137,23 @@ export type Store = {
   addServiceEvent(parameters: AddServiceEventParameters): void
   /** Adds an event to a stored job; a log already applied (same block and log index) changes nothing. */
   addJobEvent(parameters: AddJobEventParameters): void
-  /** Marks `block` fully applied: it becomes the cursor and is remembered for reorg checks. */
-  advance(block: BlockRef, nextIds?: StoreSync['nextIds']): void
+  /**
+   * Marks `block` fully applied: it becomes the cursor and, with its hash, is remembered for reorg
+   * checks. `creations` is what its window counted (default: as before).
+   */
+  advance(block: Cursor, creations?: CreationCount): void
   /** Records a completed poll; the first one also marks the initial back-fill done. */
   polled(parameters: { headBlock: bigint; at: number }): void
   /** Records how the new-heads subscription stands, for the health reader. */
   followingNewHeads(state: Health['newHeads']): void
   /** Records that the new-heads subscription announced a head. */
   headAnnounced(at: number): void
-  /** Undoes every block above `ancestor`, which becomes the cursor. */
+  /**
+   * Undoes every block above `ancestor`, which becomes the cursor; the creation count goes back
+   * with it (the next ids follow from the creations still held).
+   */
   rollback(ancestor: BlockRef): void
-  /** Forgets everything, for a reorg deeper than the remembered blocks. */
+  /** Forgets everything (the first ids, a fact of the chain before the indexed range, stay known). */
   clear(): void
   /** Records whether the node serves the configured chain (undefined) or another one. */
   servingChain(mismatch: ChainIdMismatchError | undefined): void
@@ -319,7 +344,7 @@ export function createStore({
     network,
     newHeads: 'off',
     lastHeadAt: undefined,
-    nextIds: undefined,
+    creations: { next: { service: undefined, job: undefined }, first: { service: undefined, job: undefined }, checkedAt: undefined },
     chainMismatch: undefined,
     lastError: undefined,
     polls: 0,
@@ -397,6 +422,24 @@ export function createStore({
     counters.services -= 1
     serviceListCache = undefined
     changed()
+  }
+
+  /** The highest id registered within the indexed range (ids are handed out in chain order). */
+  const lastRegisteredServiceId = (): bigint | undefined => {
+    let last: bigint | undefined
+    for (const [serviceId, entry] of serviceEntries) {
+      if (entry.registeredBlock !== beforeRange && (last === undefined || serviceId > last)) last = serviceId
+    }
+    return last
+  }
+
+  /** The highest id created within the indexed range: jobs created before it have lower ids. */
+  const lastCreatedJobId = (): bigint | undefined => {
+    for (let index = jobs.length - 1; index >= 0; index -= 1) {
+      const { history, job } = jobs[index] as JobEntry
+      for (let at = 0; at < history.length; at += eventSlots) if (eventNameAt(history, at) === 'JobCreated') return BigInt(job.jobId)
+    }
+    return undefined
   }
 
   const deleteJob = (jobId: bigint, entry: JobEntry): void => {
@@ -536,9 +579,10 @@ export function createStore({
       changed()
     },
 
-    advance(block, nextIds) {
+    advance(block, creations = sync.creations) {
       sync.cursor = block
-      sync.nextIds = nextIds
+      sync.creations = creations
+      if (block.hash === undefined) return
       recentBlocks.set(block.number, block.hash)
       for (const number of recentBlocks.keys()) {
         if (recentBlocks.size <= recentBlockLimit) break
@@ -619,7 +663,12 @@ export function createStore({
       }
       for (const number of recentBlocks.keys()) if (number > ancestor.number) recentBlocks.delete(number)
       sync.cursor = ancestor
-      sync.nextIds = undefined
+      const { first, checkedAt } = sync.creations
+      sync.creations = {
+        first,
+        next: { service: nextAfter(lastRegisteredServiceId()) ?? first.service, job: nextAfter(lastCreatedJobId()) ?? first.job },
+        checkedAt: checkedAt === undefined || checkedAt <= ancestor.number ? checkedAt : ancestor.number,
+      }
     },
 
     clear() {
@@ -633,7 +682,8 @@ export function createStore({
       servicesByTransaction.clear()
       recentBlocks.clear()
       sync.cursor = undefined
-      sync.nextIds = undefined
+      const { first } = sync.creations
+      sync.creations = { first, next: { ...first }, checkedAt: undefined }
     },
   }
   return store
@@ -671,6 +721,10 @@ function jobKey(jobId: bigint): JobKey {
  * without gaps (maybe after a few older ones touched later): counted back from the newest entry,
  * or on from the oldest, the position is then exact. Otherwise, a binary search.
  */
+function nextAfter(id: bigint | undefined): bigint | undefined {
+  return id === undefined ? undefined : id + 1n
+}
+
 function findJob(entries: readonly JobEntry[], key: JobKey): JobEntry | undefined {
   const newest = entries.at(-1)
   if (newest === undefined) return undefined

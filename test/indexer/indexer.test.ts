@@ -1,5 +1,5 @@
 import { createPublicClient, http } from 'viem'
-import { getBlockNumber } from 'viem/actions'
+import { getBlock, getBlockNumber } from 'viem/actions'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { JobNotFoundError, ServiceNotFoundError } from '../../errors/notFound.ts'
 import { applyLogs } from '../../server/indexer/applyLogs.ts'
@@ -52,6 +52,8 @@ describe('applyLogs', () => {
       arbiter: deployment.arbiter,
       fromBlock: BigInt(deployment.deployBlock),
       toBlock: await getBlockNumber(node, { cacheTime: 0 }),
+      creations: store.sync.creations,
+      firstBlockTimestamp: (await getBlock(node, { blockNumber: BigInt(deployment.deployBlock) })).timestamp,
     })
     applyLogs(store, read)
     const once = snapshotStore(store)

@@ -119,7 +119,7 @@ describe('back-fill', () => {
   }
 
   test('a node lagging its head on half the requests: the market is served whole', async () => {
-    const proxy = await proxyFor({ lagRate: 0.5, lagBlocks: 40n, seed: 11 })
+    const proxy = await proxyFor({ lagRate: 0.5, lagBlocks: 40n, seed: 13 })
     const indexer = watchedIndexer(proxy.url)
     await indexer.start()
     proxy.setLagRate(0)
