@@ -44,3 +44,25 @@ describe('succeeded', () => {
     expect(sizes).toContain(200n)
   })
 })
+
+describe('a refusal naming the limit', () => {
+  test('sets the window to it at once, for good, and says so once', () => {
+    const limits: bigint[] = []
+    const window = createScanWindow({ max: 9_000n, forgetAfter: 3, onLimit: (blocks) => limits.push(blocks) })
+    expect(window.rejected(9_000n, { blocks: 2_000n, kind: 'limit' })).toBe(true)
+    expect(window.size()).toBe(2_000n)
+    for (let success = 0; success < 20; success += 1) window.succeeded(window.size())
+    expect(window.size()).toBe(2_000n)
+    expect(window.limit()).toBe(2_000n)
+    expect(limits).toEqual([2_000n])
+  })
+
+  test('a suggested range is tried next, without becoming a limit', () => {
+    const window = createScanWindow({ max: 9_000n, forgetAfter: 2 })
+    window.rejected(9_000n, { blocks: 16n, kind: 'suggestion' })
+    expect(window.size()).toBe(16n)
+    expect(window.limit()).toBeUndefined()
+    const sizes = drive(9_000n, 20, window)
+    expect(sizes.at(-1)).toBe(9_000n)
+  })
+})
