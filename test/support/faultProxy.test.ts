@@ -90,6 +90,32 @@ describe('faultRate', () => {
 })
 
 describe('maxLogRange', () => {
+  test('logRangeWording: the refusal in a real provider\'s words', async () => {
+    const refusal = async (wording: 'alchemy' | 'infura' | 'quicknode') => {
+      await proxy?.stop()
+      proxy = await startFaultProxy({ target: rpcUrl, maxLogRange: 10_000n, logRangeWording: wording })
+      return ((await rpc(proxy.url, getLogs(16, 20_015))).json as { error: unknown }).error
+    }
+    expect(await refusal('alchemy')).toMatchInlineSnapshot(`
+      {
+        "code": -32600,
+        "message": "You can make eth_getLogs requests with up to a 10000 block range. Based on your parameters, this block range should work: [0x10, 0x271f]",
+      }
+    `)
+    expect(await refusal('infura')).toMatchInlineSnapshot(`
+      {
+        "code": -32602,
+        "message": "range 20000 exceeds limit of 10000",
+      }
+    `)
+    expect(await refusal('quicknode')).toMatchInlineSnapshot(`
+      {
+        "code": -32614,
+        "message": "eth_getLogs is limited to a 10,000 range",
+      }
+    `)
+  })
+
   test('refuses a wider eth_getLogs range with a "range too large" error', async () => {
     proxy = await startFaultProxy({ target: rpcUrl, maxLogRange: 50n })
     const { json } = await rpc(proxy.url, getLogs(0, 50))

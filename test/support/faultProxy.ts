@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { createCallRateWindow } from './faultProxy/createCallRateWindow.ts'
 import { createHeadCache } from './faultProxy/createHeadCache.ts'
+import { describeLogRangeRefusal, type LogRangeWording } from './faultProxy/describeLogRangeRefusal.ts'
 import { findMissingStateError, type StateHeader } from './faultProxy/findMissingStateError.ts'
 import type { JsonRpcRequest, JsonRpcResponse } from './faultProxy/jsonRpc.ts'
 import { readStateBlockParameter } from './faultProxy/readStateBlockParameter.ts'
@@ -36,6 +37,8 @@ export type StartFaultProxyParameters = {
   kinds?: readonly RandomFaultKind[]
   /** `eth_getLogs` spanning more blocks than this is refused with a "range too large" error. */
   maxLogRange?: bigint
+  /** Whose error message refuses the range (default "proxy": -32005 "query block range too large: N blocks, max is M"). */
+  logRangeWording?: LogRangeWording
   /** How long a delayed request is held before it is forwarded; set it past the client's timeout. */
   delayMs?: number
   /** Seed of the fault dice, so a run can be replayed. */
@@ -105,6 +108,7 @@ export async function startFaultProxy({
   faultRate = 0,
   kinds = randomFaults,
   maxLogRange,
+  logRangeWording = 'proxy',
   delayMs = 5_000,
   seed = 1,
   logFaultRate = 0,
@@ -175,14 +179,10 @@ export async function startFaultProxy({
     const answered = new Map<JsonRpcRequest, JsonRpcResponse>()
     const passed: JsonRpcRequest[] = []
     for (const request of batch) {
-      const span = maxLogRange === undefined ? undefined : await logRangeSpan(request)
-      if (span !== undefined && maxLogRange !== undefined && span > maxLogRange) {
+      const range = maxLogRange === undefined ? undefined : await readLogRange(request)
+      if (range !== undefined && maxLogRange !== undefined && range.span > maxLogRange) {
         counts.rangeTooLarge += 1
-        answered.set(request, {
-          jsonrpc: '2.0',
-          id: request.id,
-          error: { code: -32005, message: `query block range too large: ${span} blocks, max is ${maxLogRange}` },
-        })
+        answered.set(request, { jsonrpc: '2.0', id: request.id, error: describeLogRangeRefusal({ wording: logRangeWording, ...range, maxLogRange }) })
         continue
       }
       const stateRefusal = await refuseOldState(request)
@@ -285,13 +285,13 @@ export async function startFaultProxy({
     return BigInt((JSON.parse(answer.body) as { result: string }).result)
   }
 
-  const logRangeSpan = async (request: JsonRpcRequest): Promise<bigint | undefined> => {
+  const readLogRange = async (request: JsonRpcRequest): Promise<{ fromBlock: bigint; span: bigint } | undefined> => {
     if (request.method !== 'eth_getLogs') return undefined
     const filter = request.params?.[0] as { fromBlock?: string; toBlock?: string; blockHash?: string } | undefined
     if (filter === undefined || filter.blockHash !== undefined) return undefined
     const fromBlock = await resolveBlock(filter.fromBlock ?? 'latest')
     const toBlock = await resolveBlock(filter.toBlock ?? 'latest')
-    return toBlock - fromBlock + 1n
+    return { fromBlock, span: toBlock - fromBlock + 1n }
   }
 
   const resolveBlock = async (tag: string): Promise<bigint> => {
