@@ -45,6 +45,8 @@ test('default', async () => {
     'undecodableLog',
     'otherChain',
     'lagging',
+    'stateUnavailable',
+    'rateLimited',
   ])
 })
 
@@ -88,6 +90,32 @@ describe('faultRate', () => {
 })
 
 describe('maxLogRange', () => {
+  test('logRangeWording: the refusal in a real provider\'s words', async () => {
+    const refusal = async (wording: 'alchemy' | 'infura' | 'quicknode') => {
+      await proxy?.stop()
+      proxy = await startFaultProxy({ target: rpcUrl, maxLogRange: 10_000n, logRangeWording: wording })
+      return ((await rpc(proxy.url, getLogs(16, 20_015))).json as { error: unknown }).error
+    }
+    expect(await refusal('alchemy')).toMatchInlineSnapshot(`
+      {
+        "code": -32600,
+        "message": "You can make eth_getLogs requests with up to a 10000 block range. Based on your parameters, this block range should work: [0x10, 0x271f]",
+      }
+    `)
+    expect(await refusal('infura')).toMatchInlineSnapshot(`
+      {
+        "code": -32602,
+        "message": "range 20000 exceeds limit of 10000",
+      }
+    `)
+    expect(await refusal('quicknode')).toMatchInlineSnapshot(`
+      {
+        "code": -32614,
+        "message": "eth_getLogs is limited to a 10,000 range",
+      }
+    `)
+  })
+
   test('refuses a wider eth_getLogs range with a "range too large" error', async () => {
     proxy = await startFaultProxy({ target: rpcUrl, maxLogRange: 50n })
     const { json } = await rpc(proxy.url, getLogs(0, 50))
@@ -164,5 +192,127 @@ describe('switchChain', () => {
     proxy.switchChain(undefined)
     expect((await rpc(proxy.url, chainId)).json).toMatchObject({ result: '0x7a69' })
     expect(proxy.counts.otherChain).toBe(1)
+  })
+})
+
+const hex = (value: number | bigint) => `0x${value.toString(16)}`
+const call = (method: string, params: unknown[], id = 6) => ({ jsonrpc: '2.0', id, method, params })
+type RpcHeader = { number: string; hash: string; stateRoot: string }
+
+async function header(number: number): Promise<RpcHeader> {
+  return ((await rpc(rpcUrl, call('eth_getBlockByNumber', [hex(number), false]))).json as { result: RpcHeader }).result
+}
+
+describe('stateBlocks', () => {
+  const stateBlocks = 10n
+  const balance = (block: unknown) => call('eth_getBalance', ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', block])
+
+  test('a state older than head - stateBlocks is missing, with geth\'s error', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl, stateBlocks })
+    const old = await header(1)
+    const { status, json } = await rpc(proxy.url, balance(hex(1)))
+    expect(status).toBe(200)
+    expect(json).toEqual({
+      jsonrpc: '2.0',
+      id: 6,
+      error: { code: -32000, message: `missing trie node ${old.stateRoot.slice(2)} (path ) state ${old.stateRoot} is not available` },
+    })
+    expect(proxy.counts.stateUnavailable).toBe(1)
+  })
+
+  test('recent numbers and tags are served', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl, stateBlocks })
+    const head = Number.parseInt(((await rpc(rpcUrl, blockNumber)).json as { result: string }).result, 16)
+    for (const block of ['latest', 'pending', 'safe', 'finalized', hex(head), hex(head - 10), { blockNumber: hex(head - 10) }]) {
+      expect((await rpc(proxy.url, balance(block))).json).toMatchObject({ result: expect.stringMatching(/^0x/) })
+    }
+    expect((await rpc(proxy.url, balance(hex(head - 11)))).json).toMatchObject({ error: { code: -32000 } })
+    expect(proxy.counts.stateUnavailable).toBe(1)
+  })
+
+  test('every state read is judged by its block: number, tag, hash or EIP-1898 object', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl, stateBlocks })
+    const old = await header(2)
+    const account = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+    const refused = [
+      call('eth_call', [{ to: account, data: '0x' }, old.number]),
+      call('eth_estimateGas', [{ from: account, to: account }, 'earliest']),
+      call('eth_createAccessList', [{ from: account, to: account }, old.hash]),
+      call('eth_getCode', [account, { blockHash: old.hash }]),
+      call('eth_getTransactionCount', [account, { blockNumber: old.number }]),
+      call('eth_getStorageAt', [account, '0x0', old.number]),
+      call('eth_getProof', [account, [], old.number]),
+    ]
+    for (const request of refused) {
+      expect((await rpc(proxy.url, request)).json, request.method).toMatchObject({ error: { code: -32000, message: expect.stringMatching(/^missing trie node/) } })
+    }
+    expect(proxy.counts.stateUnavailable).toBe(refused.length)
+  })
+
+  test('headers, transactions, receipts and logs of old blocks stay available', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl, stateBlocks })
+    const block = ((await rpc(proxy.url, call('eth_getBlockByNumber', [hex(2), true]))).json as { result: { transactions: { hash: string }[] } }).result
+    expect(block.transactions.length).toBeGreaterThan(0)
+    const hash = (block.transactions[0] as { hash: string }).hash
+    expect((await rpc(proxy.url, call('eth_getTransactionByHash', [hash]))).json).toMatchObject({ result: { hash } })
+    expect((await rpc(proxy.url, call('eth_getTransactionReceipt', [hash]))).json).toMatchObject({ result: { transactionHash: hash } })
+    expect(((await rpc(proxy.url, getLogs(0, 20))).json as { result: RpcLog[] }).result.length).toBeGreaterThan(0)
+    expect(proxy.counts.stateUnavailable).toBe(0)
+  })
+
+  test('in a batch, only the old state read is refused', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl, stateBlocks })
+    const { json } = await rpc(proxy.url, [balance('latest'), { ...balance(hex(1)), id: 7 }])
+    expect(json).toMatchObject([{ id: 6, result: expect.any(String) }, { id: 7, error: { code: -32000 } }])
+  })
+})
+
+describe('rateLimit', () => {
+  test('a call beyond the limit gets 429, Retry-After and a -32005 error', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl, rateLimit: 3 })
+    for (let request = 0; request < 3; request += 1) expect((await rpc(proxy.url, chainId)).status).toBe(200)
+    const response = await fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(chainId) })
+    expect(response.status).toBe(429)
+    expect(response.headers.get('retry-after')).toBe('1')
+    expect(await response.text()).toMatchInlineSnapshot(`"{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"rate limit exceeded"}}"`)
+    expect(proxy.counts.rateLimited).toBe(1)
+    expect(proxy.peakCallsPerSecond()).toBe(4)
+  })
+
+  test('each call of a batch counts; a batch that does not fit is refused whole', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl, rateLimit: 4 })
+    expect((await rpc(proxy.url, [chainId, { ...chainId, id: 2 }])).status).toBe(200)
+    const response = await fetch(proxy.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([chainId, { ...chainId, id: 2 }, { ...chainId, id: 3 }]),
+    })
+    expect(response.status).toBe(429)
+    expect(await response.text()).toMatchInlineSnapshot(
+      `"[{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"rate limit exceeded"}},{"jsonrpc":"2.0","id":2,"error":{"code":-32005,"message":"rate limit exceeded"}},{"jsonrpc":"2.0","id":3,"error":{"code":-32005,"message":"rate limit exceeded"}}]"`,
+    )
+    // Refused calls use up nothing: two more still fit in the second.
+    expect((await rpc(proxy.url, [chainId, { ...chainId, id: 2 }])).status).toBe(200)
+    expect(proxy.counts.rateLimited).toBe(1)
+    expect(proxy.peakCallsPerSecond()).toBe(7)
+  })
+
+  test('the window slides: after a second the calls are served again', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl, rateLimit: 2 })
+    await rpc(proxy.url, [chainId, { ...chainId, id: 2 }])
+    expect((await rpc(proxy.url, chainId)).status).toBe(429)
+    await new Promise((resolve) => setTimeout(resolve, 1_050))
+    expect((await rpc(proxy.url, chainId)).status).toBe(200)
+  })
+
+  test('peakCallsPerSecond: a client pacing itself stays under the limit', async () => {
+    proxy = await startFaultProxy({ target: rpcUrl, rateLimit: 10 })
+    for (let request = 0; request < 15; request += 1) {
+      expect((await rpc(proxy.url, chainId)).status).toBe(200)
+      await new Promise((resolve) => setTimeout(resolve, 120))
+    }
+    expect(proxy.peakCallsPerSecond()).toBeLessThanOrEqual(10)
+    expect(proxy.peakCallsPerSecond()).toBeGreaterThanOrEqual(5)
+    expect(proxy.counts.rateLimited).toBe(0)
   })
 })

@@ -1,5 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { createCallRateWindow } from './faultProxy/createCallRateWindow.ts'
+import { createHeadCache } from './faultProxy/createHeadCache.ts'
+import { describeLogRangeRefusal, type LogRangeWording } from './faultProxy/describeLogRangeRefusal.ts'
+import { findMissingStateError, type StateHeader } from './faultProxy/findMissingStateError.ts'
+import type { JsonRpcRequest, JsonRpcResponse } from './faultProxy/jsonRpc.ts'
+import { readStateBlockParameter } from './faultProxy/readStateBlockParameter.ts'
 
 const faultKinds = [
   'drop',
@@ -12,6 +18,8 @@ const faultKinds = [
   'undecodableLog',
   'otherChain',
   'lagging',
+  'stateUnavailable',
+  'rateLimited',
 ] as const
 export type FaultKind = (typeof faultKinds)[number]
 export type FaultCounts = Record<FaultKind, number>
@@ -29,6 +37,8 @@ export type StartFaultProxyParameters = {
   kinds?: readonly RandomFaultKind[]
   /** `eth_getLogs` spanning more blocks than this is refused with a "range too large" error. */
   maxLogRange?: bigint
+  /** Whose error message refuses the range (default "proxy": -32005 "query block range too large: N blocks, max is M"). */
+  logRangeWording?: LogRangeWording
   /** How long a delayed request is held before it is forwarded; set it past the client's timeout. */
   delayMs?: number
   /** Seed of the fault dice, so a run can be replayed. */
@@ -43,6 +53,18 @@ export type StartFaultProxyParameters = {
    */
   lagRate?: number
   lagBlocks?: bigint
+  /**
+   * Serve state (eth_call, eth_getBalance, eth_getStorageAt...) only for the last `stateBlocks`
+   * blocks, as a full node (not an archive) does: older ones get geth's "missing trie node" error.
+   * Headers, transactions, receipts and logs stay available for every block. Geth keeps 128.
+   */
+  stateBlocks?: bigint
+  /**
+   * JSON-RPC calls per second (each call of a batch counts one, over a sliding second). An HTTP
+   * request that would go past it is refused whole, batch or not, with HTTP 429, `Retry-After: 1`
+   * and a -32005 error for each of its calls, as public endpoints do.
+   */
+  rateLimit?: number
 }
 
 export type FaultProxy = {
@@ -53,6 +75,8 @@ export type FaultProxy = {
   requests: () => number
   /** JSON-RPC calls received (a batch counts each of its calls), by method. */
   calls: Record<string, number>
+  /** Most JSON-RPC calls that arrived (served or refused) in any one-second window so far. */
+  peakCallsPerSecond: () => number
   setFaultRate: (rate: number) => void
   setLogFaultRate: (rate: number) => void
   setLagRate: (rate: number) => void
@@ -68,8 +92,6 @@ export type FaultProxy = {
   stop: () => Promise<void>
 }
 
-type JsonRpcRequest = { jsonrpc: '2.0'; id: unknown; method: string; params?: unknown[] }
-type JsonRpcResponse = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: unknown }
 type RpcLogLike = { data: string; topics: string[] }
 
 const randomFaults = ['drop', 'status429', 'status500', 'delay'] as const satisfies readonly FaultKind[]
@@ -78,19 +100,23 @@ export type RandomFaultKind = (typeof randomFaults)[number]
 /**
  * A JSON-RPC proxy on 127.0.0.1 that misbehaves like a public RPC endpoint on a bad day: it
  * drops connections, answers 429 and 500, holds requests past the client's timeout, and refuses
- * wide `eth_getLogs` ranges the way rate-limited providers do.
+ * wide `eth_getLogs` ranges the way rate-limited providers do; it can also limit calls per second
+ * and serve only recent state, like a public full node.
  */
 export async function startFaultProxy({
   target,
   faultRate = 0,
   kinds = randomFaults,
   maxLogRange,
+  logRangeWording = 'proxy',
   delayMs = 5_000,
   seed = 1,
   logFaultRate = 0,
   logKinds = logFaults,
   lagRate = 0,
   lagBlocks = 3n,
+  stateBlocks,
+  rateLimit = Number.POSITIVE_INFINITY,
 }: StartFaultProxyParameters): Promise<FaultProxy> {
   const counts = Object.fromEntries(faultKinds.map((kind) => [kind, 0])) as FaultCounts
   const random = mulberry32(seed)
@@ -102,10 +128,22 @@ export async function startFaultProxy({
   let other: { target: string; chainId: number } | undefined
   let requests = 0
   const timers = new Set<NodeJS.Timeout>()
+  const callRate = createCallRateWindow({ limit: rateLimit })
+  const readHead = createHeadCache({ readHead: () => blockNumber(target) })
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     requests += 1
     const body = await readBody(req)
+    const parsed = parseJsonRpc(body)
+    const ids = parsed === undefined ? [null] : (Array.isArray(parsed) ? parsed : [parsed]).map((request) => request.id)
+    if (!callRate.admit(ids.length)) {
+      counts.rateLimited += 1
+      const refusals = ids.map((id) => ({ jsonrpc: '2.0', id, error: { code: -32005, message: 'rate limit exceeded' } }))
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+        .end(JSON.stringify(Array.isArray(parsed) ? refusals : refusals[0]))
+      return
+    }
     if (random() < rate) {
       const kind = kinds[Math.floor(random() * kinds.length)] ?? 'drop'
       counts[kind] += 1
@@ -126,18 +164,13 @@ export async function startFaultProxy({
         timers.add(timer)
       })
     }
-    const answer = await forward(body)
+    const answer = await forward(body, parsed)
     if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body)
   }
 
-  const forward = async (body: string): Promise<{ status: number; body: string }> => {
+  const forward = async (body: string, parsed: JsonRpcRequest | JsonRpcRequest[] | undefined): Promise<{ status: number; body: string }> => {
     const destination = other?.target ?? target
-    let parsed: JsonRpcRequest | JsonRpcRequest[]
-    try {
-      parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]
-    } catch {
-      return post(destination, body)
-    }
+    if (parsed === undefined) return post(destination, body)
     const batch = Array.isArray(parsed) ? parsed : [parsed]
     for (const { method } of batch) calls[method] = (calls[method] ?? 0) + 1
     // One backend serves a whole HTTP request, as behind a load balancer.
@@ -146,14 +179,15 @@ export async function startFaultProxy({
     const answered = new Map<JsonRpcRequest, JsonRpcResponse>()
     const passed: JsonRpcRequest[] = []
     for (const request of batch) {
-      const span = maxLogRange === undefined ? undefined : await logRangeSpan(request)
-      if (span !== undefined && maxLogRange !== undefined && span > maxLogRange) {
+      const range = maxLogRange === undefined ? undefined : await readLogRange(request)
+      if (range !== undefined && maxLogRange !== undefined && range.span > maxLogRange) {
         counts.rangeTooLarge += 1
-        answered.set(request, {
-          jsonrpc: '2.0',
-          id: request.id,
-          error: { code: -32005, message: `query block range too large: ${span} blocks, max is ${maxLogRange}` },
-        })
+        answered.set(request, { jsonrpc: '2.0', id: request.id, error: describeLogRangeRefusal({ wording: logRangeWording, ...range, maxLogRange }) })
+        continue
+      }
+      const stateRefusal = await refuseOldState(request)
+      if (stateRefusal !== undefined) {
+        answered.set(request, stateRefusal)
         continue
       }
       const lagged = laggedHead === undefined ? request : lagRequest(request, laggedHead)
@@ -179,6 +213,25 @@ export async function startFaultProxy({
       return response
     })
     return { status: 200, body: JSON.stringify(Array.isArray(parsed) ? responses : responses[0]) }
+  }
+
+  const refuseOldState = async (request: JsonRpcRequest): Promise<JsonRpcResponse | undefined> => {
+    const parameter = stateBlocks === undefined ? undefined : readStateBlockParameter(request)
+    if (parameter === undefined || stateBlocks === undefined) return undefined
+    const error = await findMissingStateError({ parameter, head: await readHead(), stateBlocks, getHeader })
+    if (error === undefined) return undefined
+    counts.stateUnavailable += 1
+    return { jsonrpc: '2.0', id: request.id, error }
+  }
+
+  const getHeader = async (block: { number: bigint } | { hash: string }): Promise<StateHeader | null> => {
+    const call =
+      'hash' in block
+        ? { jsonrpc: '2.0', id: 0, method: 'eth_getBlockByHash', params: [block.hash, false] }
+        : { jsonrpc: '2.0', id: 0, method: 'eth_getBlockByNumber', params: [`0x${block.number.toString(16)}`, false] }
+    const answer = await post(target, JSON.stringify(call))
+    const header = (JSON.parse(answer.body) as { result?: { number: string; stateRoot: string } | null }).result
+    return header == null ? null : { number: BigInt(header.number), stateRoot: header.stateRoot }
   }
 
   /** A request as a backend at `head` sees it: rewritten, or answered (null, [], "header not found"). */
@@ -232,13 +285,13 @@ export async function startFaultProxy({
     return BigInt((JSON.parse(answer.body) as { result: string }).result)
   }
 
-  const logRangeSpan = async (request: JsonRpcRequest): Promise<bigint | undefined> => {
+  const readLogRange = async (request: JsonRpcRequest): Promise<{ fromBlock: bigint; span: bigint } | undefined> => {
     if (request.method !== 'eth_getLogs') return undefined
     const filter = request.params?.[0] as { fromBlock?: string; toBlock?: string; blockHash?: string } | undefined
     if (filter === undefined || filter.blockHash !== undefined) return undefined
     const fromBlock = await resolveBlock(filter.fromBlock ?? 'latest')
     const toBlock = await resolveBlock(filter.toBlock ?? 'latest')
-    return toBlock - fromBlock + 1n
+    return { fromBlock, span: toBlock - fromBlock + 1n }
   }
 
   const resolveBlock = async (tag: string): Promise<bigint> => {
@@ -264,6 +317,7 @@ export async function startFaultProxy({
     counts,
     requests: () => requests,
     calls,
+    peakCallsPerSecond: callRate.peak,
     setFaultRate: (next) => {
       rate = next
     },
@@ -287,6 +341,15 @@ export async function startFaultProxy({
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
+  }
+}
+
+/** The request or batch in `body`, or undefined when it is not JSON (forwarded as it is). */
+function parseJsonRpc(body: string): JsonRpcRequest | JsonRpcRequest[] | undefined {
+  try {
+    return JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]
+  } catch {
+    return undefined
   }
 }
 
