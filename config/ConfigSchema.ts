@@ -37,6 +37,12 @@ const wsUrl = (text: string): string | undefined => {
   return url.protocol === 'ws:' || url.protocol === 'wss:' ? text.replace(/\/+$/, '') : undefined
 }
 
+/** At least one item: what `list` gives, unless it is empty. */
+const nonEmpty = <T>(parse: (text: string) => T[] | undefined) => (text: string): [T, ...T[]] | undefined => {
+  const items = parse(text)
+  return items !== undefined && items.length > 0 ? (items as [T, ...T[]]) : undefined
+}
+
 /** Comma-separated items, each checked by `item`; empty for none. */
 const list = (item: (text: string) => string | undefined) => (text: string): string[] | undefined => {
   const items = text.split(',').map((part) => part.trim()).filter((part) => part !== '')
@@ -80,7 +86,18 @@ export const ConfigSchema = z.object({
     errorMap: () => ({ message: `one of ${networkNames.join(', ')}` }),
   }),
   chainId: textField('a positive integer', safeInteger(1, Number.MAX_SAFE_INTEGER)),
-  rpcUrl: urlField,
+  /**
+   * The JSON-RPC nodes, in order of preference (the flag repeated, or a comma-separated list): the
+   * indexer hands a call a node failed or refused to the next. See Config for how consumers see them.
+   */
+  rpcUrls: textField('one or more http:// or https:// URLs (comma-separated, or the flag repeated)', nonEmpty(list(httpUrl))),
+  /** Calls per second each node is sent at most; null: none known, learned from the nodes' rate-limited answers. */
+  rpcRateLimit: textField('a positive whole number of requests per second (or "none")', safeInteger(1, 1_000_000)).nullable(),
+  /** The widest `eth_getLogs` range, in blocks, the nodes accept; null: found by shrinking on refusals. */
+  logRange: textField('a positive whole number of blocks (or "none")', (text) => {
+    const blocks = uint(text)
+    return blocks !== undefined && blocks > 0n ? blocks : undefined
+  }).nullable(),
   /** Where new heads are followed (eth_subscribe) so each starts a poll at once; null to poll only. */
   wsRpcUrl: textField('a ws:// or wss:// URL (or "none" to poll only)', wsUrl).nullable(),
   /** Base URL of a block explorer; transaction pages are `<explorerUrl>/tx/<hash>`. */
@@ -118,5 +135,16 @@ export const ConfigSchema = z.object({
   accessLog: textField('on or off', onOff),
 })
 
-export type Config = z.output<typeof ConfigSchema>
-export type ConfigKey = keyof Config
+/** The settings as loadConfig reads them, one per flag. */
+export type ConfigSettings = z.output<typeof ConfigSchema>
+export type ConfigKey = keyof ConfigSettings
+
+/**
+ * The configuration. The nodes are split so that each is named once: `rpcUrl`, the first, is the
+ * one node that every consumer talking to a single node uses (MCP, seller, devnet); the indexer
+ * also falls back on `fallbackRpcUrls`, in order.
+ */
+export type Config = Omit<ConfigSettings, 'rpcUrls'> & {
+  rpcUrl: string
+  fallbackRpcUrls: string[]
+}

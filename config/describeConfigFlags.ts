@@ -1,11 +1,16 @@
-import { configSources } from './loadConfig.ts'
+import { configSources, type ConfigSource } from './loadConfig.ts'
 
 /**
  * The configuration options of loadConfig as `--help` lines, each with its environment variable.
  * Defaults depend on the network preset: the README's Configuration section lists them.
  */
 export function describeConfigFlags(): string {
-  const flags = Object.values(configSources).map(({ flag, env }) => [`--${flag} <value>`, env] as const)
+  const flags = Object.values(configSources).map(
+    (source: ConfigSource) =>
+      source.repeatable === true
+        ? ([`--${source.flag} <value> (repeatable)`, `${source.env} (comma-separated)`] as const)
+        : ([`--${source.flag} <value>`, source.env] as const),
+  )
   const width = Math.max(...flags.map(([flag]) => flag.length))
   return flags.map(([flag, env]) => `  ${flag.padEnd(width)}  env ${env}`).join('\n')
 }

@@ -7,10 +7,19 @@ import { ConfigSchema, type Config, type ConfigKey } from './ConfigSchema.ts'
 import { networkNames, networks, type NetworkName } from './networks.ts'
 import { readDeploymentRecord } from './readDeploymentRecord.ts'
 
+export type ConfigSource = {
+  flag: string
+  env: string
+  /** The flag may be given more than once, the variable holds a comma-separated list. */
+  repeatable?: true
+}
+
 /** Where each setting can be given on the command line and in the environment. */
 export const configSources = {
   network: { flag: 'network', env: 'MARKET_NETWORK' },
-  rpcUrl: { flag: 'rpc-url', env: 'RPC_URL' },
+  rpcUrls: { flag: 'rpc-url', env: 'RPC_URL', repeatable: true },
+  rpcRateLimit: { flag: 'rpc-rate-limit', env: 'RPC_RATE_LIMIT' },
+  logRange: { flag: 'log-range', env: 'LOG_RANGE' },
   wsRpcUrl: { flag: 'ws-rpc-url', env: 'WS_RPC_URL' },
   chainId: { flag: 'chain-id', env: 'CHAIN_ID' },
   registry: { flag: 'registry', env: 'REGISTRY_ADDRESS' },
@@ -32,7 +41,7 @@ export const configSources = {
   metrics: { flag: 'metrics', env: 'METRICS' },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL' },
   accessLog: { flag: 'access-log', env: 'ACCESS_LOG' },
-} as const satisfies Record<ConfigKey, { flag: string; env: string }>
+} as const satisfies Record<ConfigKey, ConfigSource>
 
 const defaults = {
   pollIntervalMs: '3000',
@@ -43,6 +52,8 @@ const defaults = {
   sellerPort: '8082',
   indexerUrl: null,
   startBlock: null,
+  rpcRateLimit: null,
+  logRange: null,
   allowedHosts: '',
   allowedOrigins: '',
   metrics: 'on',
@@ -52,7 +63,7 @@ const defaults = {
 
 /** Written as a flag or variable value, these switch an optional URL off. */
 const noneValues = new Set(['', 'none'])
-const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'startBlock', 'deployTimestamp', 'wsRpcUrl'])
+const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'startBlock', 'deployTimestamp', 'wsRpcUrl', 'rpcRateLimit', 'logRange'])
 
 export type LoadConfigParameters = {
   argv: readonly string[]
@@ -109,10 +120,12 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
     for (const [key, value] of Object.entries(preset.contracts)) fallback(key as ConfigKey, value, presetFrom)
   }
   fallback('chainId', String(preset.chainId), presetFrom)
-  fallback('rpcUrl', preset.rpcUrl, presetFrom)
+  fallback('rpcUrls', preset.rpcUrl, presetFrom)
   if (preset.wsRpcUrl !== null && typeof preset.wsRpcUrl === 'object') {
-    const rpcUrl = settings.get('rpcUrl') as Setting
-    fallback('wsRpcUrl', toWebSocketUrl(rpcUrl.value), `${presetFrom} (on the host and port of ${rpcUrl.from})`)
+    const rpcUrls = settings.get('rpcUrls') as Setting
+    // The first node: the one the others stand in for.
+    const rpcUrl = rpcUrls.value?.split(',')[0]?.trim() ?? null
+    fallback('wsRpcUrl', toWebSocketUrl(rpcUrl), `${presetFrom} (on the host and port of ${rpcUrls.from})`)
   } else {
     fallback('wsRpcUrl', preset.wsRpcUrl, presetFrom)
   }
@@ -126,7 +139,8 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
   const raw = Object.fromEntries([...settings].map(([key, setting]) => [key, setting.value]))
   const result = ConfigSchema.safeParse(raw)
   if (result.success) {
-    return { ...result.data, deploymentPath: resolve(result.data.deploymentPath) }
+    const { rpcUrls: [rpcUrl, ...fallbackRpcUrls], ...rest } = result.data
+    return { ...rest, rpcUrl, fallbackRpcUrls, deploymentPath: resolve(result.data.deploymentPath) }
   }
   const messages = result.error.issues.map((issue) => {
     const key = issue.path[0] as ConfigKey
@@ -139,10 +153,12 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
 
 function parseFlags(argv: readonly string[]): Partial<Record<string, string>> {
   const options = Object.fromEntries(
-    Object.values(configSources).map(({ flag }) => [flag, { type: 'string' as const }]),
+    Object.values(configSources).map((source: ConfigSource) => [source.flag, { type: 'string' as const, multiple: source.repeatable === true }]),
   )
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values
+    const { values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false })
+    // A repeated flag reads as the comma-separated list its variable holds.
+    return Object.fromEntries(Object.entries(values).map(([flag, value]) => [flag, Array.isArray(value) ? value.join(',') : value]))
   } catch (cause) {
     const known = Object.values(configSources)
       .map(({ flag }) => `--${flag}`)

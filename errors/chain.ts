@@ -115,6 +115,20 @@ export class NodeUnreachableError extends BaseError {
   }
 }
 
+/**
+ * A node that answered "slow down" is not asked again until the wait it asked for is over: while
+ * other nodes are configured, a call meanwhile is refused at once so that the next node takes it.
+ */
+export class NodeCoolingDownError extends BaseError {
+  override name = 'NodeCoolingDownError'
+  constructor({ url, waitMs, cause }: { url: string; waitMs: number; cause: unknown }) {
+    super(`The RPC node at "${url}" asked us to slow down; it is asked again in ${Math.ceil(waitMs)} ms.`, {
+      code: 'node_cooling_down',
+      cause,
+    })
+  }
+}
+
 /** The node serves another chain than the configured one, found at start-up. */
 export class WrongChainError extends BaseError {
   override name = 'WrongChainError'

@@ -25,8 +25,9 @@ try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env })
   // A wrong chain, a missing contract or a node that never answers is an exit a supervisor sees,
   // not an indexer that polls forever or serves an empty market.
-  await checkIndexerNode(config)
+  const { unreachable } = await checkIndexerNode(config)
   const logger = createLogger({ level: config.logLevel, base: { service: 'rest' } })
+  for (const error of unreachable) logger.warn({ err: error.message }, 'fallback RPC node unreachable at start-up, starting on the others')
   const server = await startRestIndexer(config, {
     mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
     logger,

@@ -1,20 +1,26 @@
 import { createPublicClient, http, type Transport } from 'viem'
 import type { Config } from '../../config/ConfigSchema.ts'
 import { redactUrl } from '../../config/redactUrl.ts'
+import { NodeUnreachableError } from '../../errors/chain.ts'
 import { checkNode } from './checkNode.ts'
 import { createIndexer, describeFailure, type CreateIndexerParameters, type Indexer } from './createIndexer.ts'
+import { createIndexerTransport, type RpcNodeLimits } from './createIndexerTransport.ts'
 
 export type StartIndexerParameters = Pick<
   Config,
   'rpcUrl' | 'wsRpcUrl' | 'chainId' | 'network' | 'registry' | 'escrow' | 'arbiter' | 'startBlock' | 'deployTimestamp' | 'pollIntervalMs'
->
+> &
+  Partial<Pick<Config, 'fallbackRpcUrls' | 'rpcRateLimit' | 'logRange'>>
 export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg'> & {
   /** Per-request timeout of the RPC client (default 10,000 ms). */
   timeoutMs?: number
   /** Wraps the RPC transport, e.g. to count calls (see server/metrics/createRpcObserver). */
   observeTransport?: ((transport: Transport) => Transport) | undefined
 }
-export type StartIndexerReturnType = Indexer
+export type StartIndexerReturnType = Indexer & {
+  /** Each node's rate limiter (configured rate, rate in force, delayed calls, rate-limited answers), in the configured order. */
+  rpcLimits: () => RpcNodeLimits[]
+}
 
 /** JSON-RPC batch size: public endpoints commonly cap batches around 100 calls. */
 const batchSize = 100
@@ -29,11 +35,13 @@ export function startIndexer(
   config: StartIndexerParameters,
   { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, observeTransport = (transport) => transport }: StartIndexerOptions = {},
 ): StartIndexerReturnType {
-  // Retries are the indexer's own (backoff, never skipping); batching turns each window's reads
-  // into one request.
-  const client = createPublicClient({
-    transport: observeTransport(http(config.rpcUrl, { batch: { batchSize }, retryCount: 0, timeout: timeoutMs })),
+  const { transport, limits } = createIndexerTransport({
+    urls: [config.rpcUrl, ...(config.fallbackRpcUrls ?? [])],
+    requestsPerSecond: config.rpcRateLimit ?? undefined,
+    batchSize,
+    timeoutMs,
   })
+  const client = createPublicClient({ transport: observeTransport(transport) })
   const startBlock =
     config.startBlock ?? (config.deployTimestamp === null ? 0n : { timestamp: BigInt(config.deployTimestamp) })
   const indexer = createIndexer(client, {
@@ -44,7 +52,7 @@ export function startIndexer(
     chainId: config.chainId,
     network: config.network,
     pollIntervalMs: config.pollIntervalMs,
-    maxWindow,
+    maxWindow: maxWindow ?? config.logRange ?? undefined,
     onError: onError ?? ((error) => console.error(`indexer: poll of ${redactUrl(config.rpcUrl)} failed, retrying: ${describeFailure(error).message}`)),
     newHeads: config.wsRpcUrl === null ? undefined : { url: config.wsRpcUrl, timeoutMs },
     onNewHeadsChange,
@@ -52,22 +60,39 @@ export function startIndexer(
     onReorg,
   })
   indexer.start().catch(onError ?? ((error: unknown) => console.error(error instanceof Error ? error.message : error)))
-  return indexer
+  return Object.assign(indexer, { rpcLimits: limits })
+}
+
+export type CheckIndexerNodeReturnType = {
+  /** Fallback nodes that did not answer within `waitMs`: the indexer starts on the others. */
+  unreachable: NodeUnreachableError[]
 }
 
 /**
- * The start-up check of a server (see checkNode): the node answers within `waitMs`, serves the
- * configured chain, and holds the registry and the escrow. Throws one clear error otherwise.
+ * The start-up check of a server (see checkNode), of every configured node at once: each answers
+ * within `waitMs`, serves the configured chain, and holds the registry and the escrow. A node that
+ * answers wrongly is one clear error naming it, whichever node it is: it would serve another
+ * chain's data whenever a call falls back on it. A node that does not answer is an error only when
+ * none does; otherwise it is returned, as it may be down for a while, which is what fallbacks are for.
  */
 export async function checkIndexerNode(
-  config: Pick<Config, 'rpcUrl' | 'chainId' | 'registry' | 'escrow'>,
+  config: Pick<Config, 'rpcUrl' | 'chainId' | 'registry' | 'escrow'> & Partial<Pick<Config, 'fallbackRpcUrls'>>,
   { waitMs, timeoutMs = 10_000 }: { waitMs?: number; timeoutMs?: number } = {},
-): Promise<void> {
-  const client = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 0, timeout: timeoutMs }) })
-  await checkNode(client, {
-    url: config.rpcUrl,
-    chainId: config.chainId,
-    contracts: { registry: config.registry, escrow: config.escrow },
-    waitMs,
-  })
+): Promise<CheckIndexerNodeReturnType> {
+  const urls = [config.rpcUrl, ...(config.fallbackRpcUrls ?? [])]
+  const outcomes = await Promise.allSettled(
+    urls.map((url) =>
+      checkNode(createPublicClient({ transport: http(url, { retryCount: 0, timeout: timeoutMs }) }), {
+        url,
+        chainId: config.chainId,
+        contracts: { registry: config.registry, escrow: config.escrow },
+        waitMs,
+      }),
+    ),
+  )
+  const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []))
+  const wrong = failures.find((failure) => !(failure instanceof NodeUnreachableError))
+  if (wrong !== undefined) throw wrong
+  if (failures.length === urls.length) throw failures[0]
+  return { unreachable: failures as NodeUnreachableError[] }
 }

@@ -38,6 +38,9 @@ test('default', () => {
     network: 'devnet',
     chainId: 31337,
     rpcUrl: 'http://127.0.0.1:8545',
+    fallbackRpcUrls: [],
+    rpcRateLimit: null,
+    logRange: null,
     wsRpcUrl: 'ws://127.0.0.1:8545',
     explorerUrl: null,
     registry: deployment.registry,
@@ -192,6 +195,60 @@ describe('overrides', () => {
   })
 })
 
+describe('RPC nodes and their limits', () => {
+  const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+
+  test('--rpc-url repeated, or RPC_URL as a list: the first is rpcUrl, the rest fall back in order', () => {
+    expect(load(['--rpc-url', 'http://127.0.0.1:9545/', '--rpc-url', 'https://b.example.org', '--rpc-url', 'https://c.example.org'])).toMatchObject({
+      rpcUrl: 'http://127.0.0.1:9545',
+      fallbackRpcUrls: ['https://b.example.org', 'https://c.example.org'],
+      wsRpcUrl: 'ws://127.0.0.1:9545',
+    })
+    expect(load([], { RPC_URL: 'https://a.example.org, https://b.example.org,' })).toMatchObject({
+      rpcUrl: 'https://a.example.org',
+      fallbackRpcUrls: ['https://b.example.org'],
+      wsRpcUrl: 'wss://a.example.org',
+    })
+    expect(load(['--rpc-url', 'https://flag.example.org'], { RPC_URL: 'https://a.example.org,https://b.example.org' })).toMatchObject({
+      rpcUrl: 'https://flag.example.org',
+      fallbackRpcUrls: [],
+    })
+  })
+
+  test('--rpc-rate-limit and RPC_RATE_LIMIT: requests per second per node, none by default', () => {
+    expect(load(['--rpc-rate-limit', '25']).rpcRateLimit).toBe(25)
+    expect(load([], { RPC_RATE_LIMIT: '10' }).rpcRateLimit).toBe(10)
+    expect(load(['--rpc-rate-limit', 'none'], { RPC_RATE_LIMIT: '10' }).rpcRateLimit).toBeNull()
+  })
+
+  test('--log-range and LOG_RANGE: the widest eth_getLogs range in blocks, none by default', () => {
+    expect(load(['--log-range', '1000']).logRange).toBe(1000n)
+    expect(load([], { LOG_RANGE: '50000' }).logRange).toBe(50000n)
+    expect(load([], { LOG_RANGE: 'none' }).logRange).toBeNull()
+  })
+
+  test('bad values', () => {
+    expect(errorOf(() => load(['--rpc-url', 'https://a.example.org', '--rpc-url', 'ftp://b.example.org'])).message).toMatchInlineSnapshot(
+      `"--rpc-url must be one or more http:// or https:// URLs (comma-separated, or the flag repeated), got "https://a.example.org,ftp://b.example.org"."`,
+    )
+    expect(errorOf(() => load([], { RPC_URL: ' , ' })).message).toMatchInlineSnapshot(
+      `"RPC_URL must be one or more http:// or https:// URLs (comma-separated, or the flag repeated), got " , "."`,
+    )
+    expect(errorOf(() => load(['--rpc-rate-limit', '0'])).message).toMatchInlineSnapshot(
+      `"--rpc-rate-limit must be a positive whole number of requests per second (or "none"), got "0"."`,
+    )
+    expect(errorOf(() => load([], { RPC_RATE_LIMIT: '2.5' })).message).toMatchInlineSnapshot(
+      `"RPC_RATE_LIMIT must be a positive whole number of requests per second (or "none"), got "2.5"."`,
+    )
+    expect(errorOf(() => load(['--log-range=-1'])).message).toMatchInlineSnapshot(
+      `"--log-range must be a positive whole number of blocks (or "none"), got "-1"."`,
+    )
+    expect(errorOf(() => load([], { LOG_RANGE: '10k' })).message).toMatchInlineSnapshot(
+      `"LOG_RANGE must be a positive whole number of blocks (or "none"), got "10k"."`,
+    )
+  })
+})
+
 describe('WebSocket RPC URL', () => {
   const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
 
@@ -234,7 +291,7 @@ describe('errors', () => {
       `"--port must be a TCP port number from 0 to 65535, got "65536"."`,
     )
     expect(load('--rpc-url', 'ftp://example.org').message).toMatchInlineSnapshot(
-      `"--rpc-url must be an http:// or https:// URL, got "ftp://example.org"."`,
+      `"--rpc-url must be one or more http:// or https:// URLs (comma-separated, or the flag repeated), got "ftp://example.org"."`,
     )
     expect(load('--registry', '0x1234').message).toMatchInlineSnapshot(
       `"--registry must be a 0x-prefixed 20-byte hex address, got "0x1234"."`,
@@ -279,7 +336,7 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --allowed-hosts, --allowed-origins, --metrics, --log-level, --access-log."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --allowed-hosts, --allowed-origins, --metrics, --log-level, --access-log."`)
   })
 
   test('--allowed-hosts and --allowed-origins: comma-separated names, each checked', () => {

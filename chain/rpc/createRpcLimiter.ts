@@ -1,0 +1,140 @@
+import type { EIP1193RequestFn, Transport } from 'viem'
+import { NodeCoolingDownError } from '../../errors/chain.ts'
+import { classifyRpcError } from './classifyRpcError.ts'
+import { createCallWindow } from './createCallWindow.ts'
+import { readRetryAfter } from './readRetryAfter.ts'
+
+export type CreateRpcLimiterParameters = {
+  /**
+   * Calls per second the node accepts. Undefined: no limit until the node answers "slow down";
+   * from then on a learned rate, lowered and recovered the same way as a configured one.
+   */
+  requestsPerSecond?: number | undefined
+  /** Sends of one call, its first included, before its last rate-limited answer is thrown (default 8). */
+  maxAttempts?: number
+  /** Wait after a rate-limited answer without `Retry-After`, doubled per attempt (default 500 ms). */
+  retryDelayMs?: number
+  maxRetryDelayMs?: number
+  /**
+   * For a node with others behind it (viem's `fallback`): a rate-limited answer is thrown at once,
+   * and until the wait it asked for is over every call is refused at once (NodeCoolingDownError),
+   * so the next node takes them. Default false: the call waits and is sent again.
+   */
+  handOver?: boolean
+  /** The node as messages name it (without credentials). */
+  url?: string
+}
+
+export type RpcLimiterState = {
+  /** The configured calls per second; null when none was. */
+  configuredRate: number | null
+  /** Calls per second allowed now: lowered by rate-limited answers, recovering on successes; null while unlimited. */
+  rateInForce: number | null
+  /** Calls that waited before being sent: for a slot, for a node's pause, or to be sent again. */
+  delayedCalls: number
+  /** Rate-limited answers (each call of a refused batch counts one). */
+  rateLimitedAnswers: number
+}
+
+export type CreateRpcLimiterReturnType = {
+  /** The transport with every JSON-RPC call (batched or not) counted against the node's rate. */
+  wrap: <transport extends Transport>(transport: transport) => transport
+  readonly state: RpcLimiterState
+}
+
+/**
+ * Keeps the calls to one node within its rate and adapts to what the node says. A rate-limited
+ * answer (see classifyRpcError) halves the rate in force (at least 1/s) and pauses the node for its
+ * `Retry-After`, else an exponential backoff; each success then raises the rate by 1/rate, about
+ * one call per second per second of full use, up to the configured rate (additive increase,
+ * multiplicative decrease, as TCP does: it settles under a limit it is never told).
+ */
+export function createRpcLimiter({
+  requestsPerSecond,
+  maxAttempts = 8,
+  retryDelayMs = 500,
+  maxRetryDelayMs = 8_000,
+  handOver = false,
+  url = 'the RPC node',
+}: CreateRpcLimiterParameters = {}): CreateRpcLimiterReturnType {
+  const ceiling = requestsPerSecond ?? Infinity
+  let rate = ceiling
+  const window = createCallWindow({ limit: rate })
+  let loweredAt = -Infinity
+  let delayedCalls = 0
+  let rateLimitedAnswers = 0
+  let lastRateLimited: unknown
+
+  const setRate = (value: number): void => {
+    rate = value
+    window.limit = Math.floor(value)
+  }
+
+  const slowDown = (sentAt: number): void => {
+    // Answers to calls sent before the last lowering speak of the rate before it: a refused batch
+    // of 100 calls halves the rate once, not 100 times.
+    if (sentAt < loweredAt) return
+    loweredAt = performance.now()
+    // Unlimited so far: what the node just refused is what it held, so half of that.
+    const refused = Number.isFinite(rate) ? rate : window.occupied
+    setRate(Math.max(1, Math.floor(refused / 2)))
+  }
+
+  const recover = (): void => {
+    if (rate < ceiling) setRate(Math.min(ceiling, rate + 1 / rate))
+  }
+
+  const waitFor = (error: unknown, attempt: number): number =>
+    readRetryAfter(error) ?? Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (attempt - 1))
+
+  const limited = (inner: ReturnType<Transport>): EIP1193RequestFn =>
+    (async (args, options) => {
+      let delayed = false
+      for (let attempt = 1; ; attempt += 1) {
+        const now = performance.now()
+        if (handOver && window.pausedUntil > now) {
+          throw new NodeCoolingDownError({ url, waitMs: window.pausedUntil - now, cause: lastRateLimited })
+        }
+        const slot = await window.take({ first: attempt > 1 })
+        if (slot.waited && !delayed) {
+          delayed = true
+          delayedCalls += 1
+        }
+        const sentAt = performance.now()
+        try {
+          const result = await inner.request(args, options)
+          slot.release()
+          recover()
+          return result
+        } catch (error) {
+          if (classifyRpcError(error) !== 'rate-limited') {
+            slot.release()
+            throw error
+          }
+          rateLimitedAnswers += 1
+          lastRateLimited = error
+          // Before the release: the refused call is one of those the node counted.
+          slowDown(sentAt)
+          slot.release()
+          window.pause(performance.now() + waitFor(error, attempt))
+          if (handOver || attempt >= maxAttempts) throw error
+        }
+      }
+    }) as EIP1193RequestFn
+
+  return {
+    wrap: <transport extends Transport>(transport: transport) =>
+      ((options: Parameters<Transport>[0]) => {
+        const inner = transport(options)
+        return { ...inner, request: limited(inner) }
+      }) as transport,
+    get state() {
+      return {
+        configuredRate: requestsPerSecond ?? null,
+        rateInForce: Number.isFinite(rate) ? Math.floor(rate) : null,
+        delayedCalls,
+        rateLimitedAnswers,
+      }
+    },
+  }
+}

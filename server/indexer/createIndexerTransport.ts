@@ -1,0 +1,45 @@
+import { fallback, http, type Transport } from 'viem'
+import { createRpcLimiter, type RpcLimiterState } from '../../chain/rpc/createRpcLimiter.ts'
+import { redactUrl } from '../../config/redactUrl.ts'
+
+export type CreateIndexerTransportParameters = {
+  /** The nodes, in order of preference: every call goes to the first that answers it. */
+  urls: readonly [string, ...string[]]
+  /** Calls per second each node accepts; undefined: learned from the nodes' answers (see createRpcLimiter). */
+  requestsPerSecond?: number | undefined
+  batchSize: number
+  timeoutMs: number
+}
+
+export type RpcNodeLimits = RpcLimiterState & {
+  /** The node, without credentials. */
+  url: string
+}
+
+export type CreateIndexerTransportReturnType = {
+  transport: Transport
+  /** Each node's limiter, in the order of `urls`. */
+  limits: () => RpcNodeLimits[]
+}
+
+/**
+ * The indexer's transport: each node behind its own rate limiter, the nodes behind viem's
+ * `fallback`, which hands a call that failed on one node (no answer, an HTTP error, a rate limit)
+ * to the next, in the configured order. Not ranked: ranking pings every node at every interval,
+ * calls that a rate-limited public node counts. A rate-limited node hands its calls over until the
+ * wait it asked for is over; the last node has no one to hand over to, so it waits and sends again.
+ */
+export function createIndexerTransport({ urls, requestsPerSecond, batchSize, timeoutMs }: CreateIndexerTransportParameters): CreateIndexerTransportReturnType {
+  const nodes = urls.map((url, index) => {
+    const limiter = createRpcLimiter({ requestsPerSecond, handOver: index < urls.length - 1, url: redactUrl(url) })
+    // Retries are the limiter's (rate limits) and the indexer's own (backoff, never skipping);
+    // batching turns each window's reads into one request.
+    const transport = limiter.wrap(http(url, { batch: { batchSize }, retryCount: 0, timeout: timeoutMs }))
+    return { url: redactUrl(url), limiter, transport }
+  })
+  const transport = nodes.length === 1 ? (nodes[0] as (typeof nodes)[number]).transport : fallback(nodes.map((node) => node.transport), { retryCount: 0 })
+  return {
+    transport,
+    limits: () => nodes.map(({ url, limiter }) => ({ url, ...limiter.state })),
+  }
+}
