@@ -144,7 +144,7 @@ describe('metrics', () => {
     const serviceId = await market.registerService()
     const jobId = await market.createJob({ serviceId })
     await market.settleJob(jobId)
-    const settledHead = await node.getBlockNumber()
+    const settledHead = await node.getBlockNumber({ cacheTime: 0 })
     let settled = new Map<string, number>()
     await until(async () => {
       settled = await scrapeMetrics(server.url)
