@@ -7,6 +7,7 @@ import { describeFailure } from '../indexer/createIndexer.ts'
 import { startIndexer } from '../indexer/startIndexer.ts'
 import type { Logger } from '../logging/createLogger.ts'
 import { packageVersion } from '../logging/packageVersion.ts'
+import { describeNodeLimits } from '../logging/describeNodeLimits.ts'
 import { reportBackfillProgress } from '../logging/reportBackfillProgress.ts'
 import { addIndexerMetrics } from '../metrics/addIndexerMetrics.ts'
 import { createMetricsRegistry } from '../metrics/createMetricsRegistry.ts'
@@ -73,12 +74,13 @@ export async function startRestIndexer(
       log.warn({ depth: Number(reorg.depth), ancestor: reorg.ancestor?.toString() }, 'reorg: rolled back')
     },
   })
-  metrics?.observe(indexer.store)
+  metrics?.observe(indexer)
   const progress = reportBackfillProgress({
     store: indexer.store,
     logger: log,
     firstBlock: () => config.startBlock ?? rpc.firstLogsBlock,
     headBlock: () => rpc.latestHead,
+    limits: () => describeNodeLimits(indexer),
     intervalMs: progressIntervalMs,
     tty: progressTty,
   })

@@ -11,7 +11,7 @@ export type StartIndexerParameters = Pick<
   'rpcUrl' | 'wsRpcUrl' | 'chainId' | 'network' | 'registry' | 'escrow' | 'arbiter' | 'startBlock' | 'deployTimestamp' | 'pollIntervalMs'
 > &
   Partial<Pick<Config, 'fallbackRpcUrls' | 'rpcRateLimit' | 'logRange'>>
-export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg'> & {
+export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg' | 'onLogRangeLimit'> & {
   /** Per-request timeout of the RPC client (default 10,000 ms). */
   timeoutMs?: number
   /** Wraps the RPC transport, e.g. to count calls (see server/metrics/createRpcObserver). */
@@ -33,7 +33,7 @@ const batchSize = 100
  */
 export function startIndexer(
   config: StartIndexerParameters,
-  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, observeTransport = (transport) => transport }: StartIndexerOptions = {},
+  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, onLogRangeLimit, observeTransport = (transport) => transport }: StartIndexerOptions = {},
 ): StartIndexerReturnType {
   const { transport, limits } = createIndexerTransport({
     urls: [config.rpcUrl, ...(config.fallbackRpcUrls ?? [])],
@@ -58,6 +58,7 @@ export function startIndexer(
     onNewHeadsChange,
     onPoll,
     onReorg,
+    onLogRangeLimit,
   })
   indexer.start().catch(onError ?? ((error: unknown) => console.error(error instanceof Error ? error.message : error)))
   return Object.assign(indexer, { rpcLimits: limits })

@@ -1,15 +1,6 @@
+import { measureBackfill, type BackfillProgress } from '../metrics/measureBackfill.ts'
 import type { Store } from '../store/createStore.ts'
 import type { Logger } from './createLogger.ts'
-
-export type BackfillProgress = {
-  blocksDone: number
-  blocksTotal: number
-  percent: number
-  blocksPerSecond: number
-  jobs: number
-  /** Seconds left at the average rate so far; undefined before any block is done. */
-  etaSeconds: number | undefined
-}
 
 export type ReportBackfillProgressParameters = {
   store: Store
@@ -17,6 +8,8 @@ export type ReportBackfillProgressParameters = {
   /** Where the back-fill started and where it goes, as far as known yet (see createRpcObserver). */
   firstBlock: () => bigint | undefined
   headBlock: () => bigint | undefined
+  /** The node's limits in force (the eth_getLogs window, the request rate), shown with each progress line. */
+  limits?: (() => Record<string, unknown>) | undefined
   /** Between two progress lines (default 5 s). */
   intervalMs?: number | undefined
   /** A terminal to draw a live bar on instead of writing progress lines (the done line is logged either way). */
@@ -35,7 +28,7 @@ const barWidth = 30
 
 /**
  * Reports the initial back-fill as it goes: a `back-fill progress` log line every few seconds
- * (blocks done of total, percent, blocks/s, jobs indexed, ETA), or a live bar redrawn in place on
+ * (blocks done of total, percent, blocks/s, jobs indexed, ETA, the node's limits in force), or a live bar redrawn in place on
  * a terminal, then one `back-fill done` line.
  */
 export function reportBackfillProgress({
@@ -43,6 +36,7 @@ export function reportBackfillProgress({
   logger,
   firstBlock,
   headBlock,
+  limits,
   intervalMs = 5_000,
   tty,
   now = Date.now,
@@ -50,24 +44,7 @@ export function reportBackfillProgress({
   const startedAt = now()
   let finished = false
 
-  const measure = (): BackfillProgress | undefined => {
-    const first = firstBlock()
-    const head = store.sync.headBlock ?? headBlock()
-    if (first === undefined || head === undefined) return undefined
-    const total = head >= first ? Number(head - first + 1n) : 0
-    const cursor = store.sync.cursor?.number
-    const done = cursor === undefined ? 0 : Math.min(total, Number(cursor - first + 1n))
-    const seconds = Math.max(0.001, (now() - startedAt) / 1000)
-    const blocksPerSecond = done / seconds
-    return {
-      blocksDone: done,
-      blocksTotal: total,
-      percent: total === 0 ? 100 : Math.round((done / total) * 1000) / 10,
-      blocksPerSecond: Math.round(blocksPerSecond * 10) / 10,
-      jobs: store.jobList.length,
-      etaSeconds: done === 0 ? undefined : Math.round((total - done) / blocksPerSecond),
-    }
-  }
+  const measure = (): BackfillProgress | undefined => measureBackfill({ store, firstBlock, headBlock, startedAt, now })
 
   const draw = (progress: BackfillProgress): void => {
     const filled = Math.round((progress.percent / 100) * barWidth)
@@ -82,7 +59,7 @@ export function reportBackfillProgress({
     if (finished || store.sync.backfilledAt !== undefined) return
     const progress = measure()
     if (progress === undefined) return
-    if (tty === undefined) logger.info(progress, 'back-fill progress')
+    if (tty === undefined) logger.info({ ...progress, ...limits?.() }, 'back-fill progress')
     else draw(progress)
   }
   const timer = setInterval(tick, tty === undefined ? intervalMs : Math.min(intervalMs, 250))

@@ -1,6 +1,9 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
+import type { Indexer } from '../indexer/createIndexer.ts'
+import type { RpcNodeLimits } from '../indexer/createIndexerTransport.ts'
 import type { Store } from '../store/createStore.ts'
 import type { RpcObserver } from './createRpcObserver.ts'
+import { measureBackfill } from './measureBackfill.ts'
 
 export type AddIndexerMetricsParameters = {
   registry: Registry
@@ -15,9 +18,12 @@ export type IndexerMetrics = {
   onPoll: () => void
   onFailedPoll: () => void
   onReorg: (reorg: { depth: bigint }) => void
-  /** The store whose state the gauges read; set once the indexer has made it. */
-  observe: (store: Store) => void
+  /** The indexer whose state the gauges read; set once it is made. */
+  observe: (indexer: ObservedIndexer) => void
 }
+
+/** What the gauges read of an indexer: its store, its eth_getLogs window and its nodes' rate limits. */
+export type ObservedIndexer = Pick<Indexer, 'store' | 'logWindow'> & { rpcLimits: () => RpcNodeLimits[] }
 
 /**
  * The indexer's metrics. Gauges are `collect` callbacks reading the store's own state when
@@ -26,6 +32,7 @@ export type IndexerMetrics = {
  */
 export function addIndexerMetrics({ registry, rpc, startBlock, now = Date.now }: AddIndexerMetricsParameters): IndexerMetrics {
   let store: Store | undefined
+  let indexer: ObservedIndexer | undefined
   const registers = [registry]
 
   const headBlock = (): bigint | undefined => store?.sync.headBlock ?? rpc.latestHead
@@ -68,6 +75,52 @@ export function addIndexerMetrics({ registry, rpc, startBlock, now = Date.now }:
     if (first === undefined || head === undefined) return 0
     const cursor = cursorBlock() ?? first - 1n
     return head < first ? 1 : Number(cursor - first + 1n) / Number(head - first + 1n)
+  })
+  const backfill = () =>
+    store === undefined || store.sync.backfilledAt !== undefined
+      ? undefined
+      : measureBackfill({ store, firstBlock, headBlock, startedAt: store.sync.startedAt, now })
+  gauge('indexer_backfill_blocks_per_second', 'Blocks the initial back-fill indexed per second so far (0 once it is done).', () =>
+    store === undefined ? undefined : (backfill()?.blocksPerSecond ?? 0),
+  )
+  gauge('indexer_backfill_eta_seconds', 'Seconds the initial back-fill needs yet at its rate so far (0 once it is done).', () =>
+    store === undefined ? undefined : (backfill()?.etaSeconds ?? 0),
+  )
+  new Gauge({
+    name: 'indexer_log_range_blocks',
+    help: 'The eth_getLogs window in blocks: the size asked now (window), and the widest range the node said it accepts (limit, once it said so).',
+    labelNames: ['figure'] as const,
+    registers,
+    collect() {
+      if (indexer === undefined) return
+      this.set({ figure: 'window' }, Number(indexer.logWindow.size()))
+      const limit = indexer.logWindow.limit()
+      if (limit !== undefined) this.set({ figure: 'limit' }, Number(limit))
+    },
+  })
+  new Gauge({
+    name: 'indexer_rpc_rate_limit_per_second',
+    help: 'Calls per second allowed to each node: configured (--rpc-rate-limit), and in force (lowered by rate-limited answers, learned when none is configured; absent while unlimited).',
+    labelNames: ['node', 'figure'] as const,
+    registers,
+    collect() {
+      for (const { url, configuredRate, rateInForce } of indexer?.rpcLimits() ?? []) {
+        if (configuredRate !== null) this.set({ node: url, figure: 'configured' }, configuredRate)
+        if (rateInForce !== null) this.set({ node: url, figure: 'in_force' }, rateInForce)
+      }
+    },
+  })
+  new Gauge({
+    name: 'indexer_rpc_rate_limited_calls',
+    help: 'Calls per node since the start: answered rate-limited (sent again later, or handed to the next node), and delayed to keep within the rate.',
+    labelNames: ['node', 'outcome'] as const,
+    registers,
+    collect() {
+      for (const { url, rateLimitedAnswers, delayedCalls } of indexer?.rpcLimits() ?? []) {
+        this.set({ node: url, outcome: 'rate_limited' }, rateLimitedAnswers)
+        this.set({ node: url, outcome: 'delayed' }, delayedCalls)
+      }
+    },
   })
   gauge('indexer_backfilled', '1 once the initial back-fill reached the head, else 0.', () =>
     store === undefined ? undefined : store.sync.backfilledAt === undefined ? 0 : 1,
@@ -149,7 +202,8 @@ export function addIndexerMetrics({ registry, rpc, startBlock, now = Date.now }:
       rollbackDepth.observe(Number(depth))
     },
     observe: (observed) => {
-      store = observed
+      indexer = observed
+      store = observed.store
     },
   }
 }

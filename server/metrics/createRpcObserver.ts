@@ -12,7 +12,7 @@ export type RpcObserver = {
   /** Called after every call, answered or failed. */
   onCall: (listener: (call: RpcCall) => void) => void
   /**
-   * The latest head the node announced (an answered `eth_getBlockByNumber("latest")`): during the
+   * The latest head the node announced (an answered `eth_getBlockByNumber("latest")` or `eth_blockNumber`): during the
    * first back-fill, before any poll has completed, the only place the target of the back-fill is known.
    */
   readonly latestHead: bigint | undefined
@@ -34,6 +34,9 @@ export function createRpcObserver(): RpcObserver {
     if (method === 'eth_getBlockByNumber' && Array.isArray(params) && params[0] === 'latest') {
       const number = (result as { number?: unknown } | null)?.number
       if (typeof number === 'string' && isHex(number)) latestHead = hexToBigInt(number)
+    } else if (method === 'eth_blockNumber') {
+      // A long back-fill asks for the head again as it goes (see scanRange).
+      if (typeof result === 'string' && isHex(result)) latestHead = hexToBigInt(result)
     } else if (method === 'eth_getLogs' && Array.isArray(params)) {
       const from = (params[0] as { fromBlock?: unknown } | undefined)?.fromBlock
       if (typeof from === 'string' && isHex(from)) {

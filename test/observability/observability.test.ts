@@ -121,6 +121,12 @@ describe('metrics', () => {
     expect(sample(during, 'indexer_cursor_block')).toBeLessThan(Number(head))
     expect(sample(during, 'indexer_lag_blocks')).toBe(Number(head) - sample(during, 'indexer_cursor_block'))
     expect(sample(during, 'indexer_rpc_request_duration_seconds_count{method="eth_getLogs",outcome="ok"}')).toBeGreaterThan(0)
+    expect(sample(during, 'indexer_log_range_blocks{figure="window"}')).toBe(Number(maxLogRange))
+    expect(sample(during, 'indexer_backfill_blocks_per_second')).toBeGreaterThan(0)
+    expect(sample(during, 'indexer_backfill_eta_seconds')).toBeGreaterThanOrEqual(0)
+    expect(sample(during, `indexer_rpc_rate_limited_calls{node="${proxy.url}",outcome="rate_limited"}`)).toBe(0)
+    // No rate configured, none learned: unlimited has no figure.
+    expect([...during.keys()].filter((series) => series.startsWith('indexer_rpc_rate_limit_per_second'))).toEqual([])
     const notReady = await fetch(`${server.url}/readyz`)
     expect(notReady.status).toBe(503)
     expect(await notReady.json()).toMatchObject({ ready: false, reason: 'backfilling', message: expect.stringMatching(/^The initial back-fill has not reached the head/) })
@@ -130,6 +136,8 @@ describe('metrics', () => {
     const after = await scrapeMetrics(server.url)
     const jobsOnChain = Number(await node.readContract({ address: devnet.deployment.escrow, abi: escrowAbi, functionName: 'nextJobId' })) - 1
     expect(sample(after, 'indexer_backfill_ratio')).toBe(1)
+    expect(sample(after, 'indexer_backfill_eta_seconds')).toBe(0)
+    expect(sample(after, 'indexer_log_range_blocks{figure="limit"}')).toBe(Number(maxLogRange))
     expect(sample(after, 'indexer_backfilled')).toBe(1)
     expect(sample(after, 'indexer_cursor_block')).toBe(Number(head))
     expect(sample(after, 'indexer_lag_blocks')).toBe(0)
@@ -265,6 +273,8 @@ test('the JSON log of a start, a back-fill and a stop has the start line, progre
   expect(progress.length).toBeGreaterThanOrEqual(2)
   for (const line of progress) {
     expect(line).toMatchObject({ component: 'indexer', blocksTotal: expect.any(Number), percent: expect.any(Number), blocksPerSecond: expect.any(Number), jobs: expect.any(Number) })
+    // The node limits in force: the range cap behind the proxies named its limit, no rate is set.
+    expect(line).toMatchObject({ logRange: Number(maxLogRange), nodes: [{ url: proxy.url, callsPerSecond: null, rateLimitedAnswers: 0 }] })
     expect(line['blocksDone'] as number).toBeLessThanOrEqual(line['blocksTotal'] as number)
   }
   const done = progress.map((line) => line['blocksDone'] as number)
