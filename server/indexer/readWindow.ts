@@ -75,7 +75,8 @@ export type ReadWindowReturnType = {
  * three contracts and every market event (with `nextServiceId()`/`nextJobId()` at its last block
  * when the count is checked there), then (issued together, so a batching transport sends one
  * batch) the headers of the blocks holding a job's logs and every touched service and job, many
- * per `eth_call` (readServices, readJobs). Records are read at `readAt` (or the latest block), so a
+ * per `eth_call` (readServices, readJobs; in a window deeper than any reorg the headers come after
+ * the records, which date the blocks holding only creations). Records are read at `readAt` (or the latest block), so a
  * record may be ahead of the window; its events catch up. No state older than `readAt` or, when
  * checked, `toBlock` is read, so a full node (no archive) serves it.
  *
@@ -169,13 +170,23 @@ export async function readWindow(
     first === undefined && lead !== undefined && lead > 1n ? lead : undefined
   const serviceLead = leadOf(services.lead, creations.first.service)
   const jobLead = leadOf(jobs.lead, creations.first.job)
-  const [allHeaders, serviceRecords, jobRecords, [serviceBelowLead], [jobBelowLead]] = await Promise.all([
-    Promise.all(headerNumbers.map((blockNumber) => getBlock(client, { blockNumber }))),
+  // A window deeper than any reorg (no hash of its own to keep) has no header to compare its logs
+  // with: a block whose logs are all creations is dated by the created records' own time
+  // (registeredAt, createdAt: that block's timestamp), read just now, one header read less each.
+  const deep = toHash === undefined && !checkBlooms
+  const [nearHeaders, serviceRecords, jobRecords, [serviceBelowLead], [jobBelowLead]] = await Promise.all([
+    deep ? [] : Promise.all(headerNumbers.map((blockNumber) => getBlock(client, { blockNumber }))),
     readServices(client, { registry, ids: serviceIdList, blockNumber: readAt }),
     readJobs(client, { escrow, ids: jobIdList, blockNumber: readAt }),
     readServices(client, { registry, ids: serviceLead === undefined ? [] : [serviceLead - 1n], blockNumber: readAt }),
     readJobs(client, { escrow, ids: jobLead === undefined ? [] : [jobLead - 1n], blockNumber: readAt }),
   ])
+  const servicesRead = new Map(serviceRecords.map((service, index) => [serviceIdList[index] as bigint, service]))
+  const jobsRead = new Map(jobRecords.map((job, index) => [jobIdList[index] as bigint, job]))
+  const creationTimes = deep ? dateByCreations(logs, { services: servicesRead, jobs: jobsRead }) : new Map<bigint, bigint>()
+  const allHeaders = deep
+    ? await Promise.all(headerNumbers.filter((blockNumber) => !creationTimes.has(blockNumber)).map((blockNumber) => getBlock(client, { blockNumber })))
+    : nearHeaders
   // While no creation of a kind is held, the first id seen is the first one of the range only if
   // the record below it predates the first block (block times only grow).
   const checkLead = (kind: 'service' | 'job', lead: bigint | undefined, createdAt: string | undefined): void => {
@@ -205,10 +216,33 @@ export async function readWindow(
       checkedAt: checkCountAtEnd ? toBlock : creations.checkedAt,
     },
     logs,
-    timestamps: new Map(headers.map((header) => [header.number, header.timestamp])),
-    services: new Map(serviceRecords.map((service, index) => [serviceIdList[index] as bigint, service])),
-    jobs: new Map(jobRecords.map((job, index) => [jobIdList[index] as bigint, job])),
+    timestamps: new Map([...creationTimes, ...headers.map((header) => [header.number, header.timestamp] as const)]),
+    services: servicesRead,
+    jobs: jobsRead,
   }
+}
+
+/**
+ * The time of each block whose logs are all creations of records read (ServiceRegistered,
+ * JobCreated), from those records; a block whose records disagree is left to its header.
+ */
+function dateByCreations(
+  logs: readonly MarketLog[],
+  { services, jobs }: { services: ReadonlyMap<bigint, Service>; jobs: ReadonlyMap<bigint, Job> },
+): Map<bigint, bigint> {
+  const times = new Map<bigint, bigint | undefined>()
+  for (const log of logs) {
+    const created =
+      log.eventName === 'ServiceRegistered'
+        ? services.get(log.args.serviceId)?.registeredAt
+        : log.eventName === 'JobCreated'
+          ? jobs.get(log.args.jobId)?.createdAt
+          : undefined
+    const time = created === undefined ? undefined : BigInt(created)
+    const known = times.get(log.blockNumber)
+    times.set(log.blockNumber, times.has(log.blockNumber) && known !== time ? undefined : time)
+  }
+  return new Map([...times].filter((entry): entry is [bigint, bigint] => entry[1] !== undefined))
 }
 
 function blockRange(fromBlock: bigint, toBlock: bigint): bigint[] {

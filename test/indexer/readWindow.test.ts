@@ -38,6 +38,35 @@ describe('timestamps', () => {
   })
 })
 
+describe('a window deeper than any reorg (no hash of its own)', () => {
+  test('dates blocks holding only creations by the records read, with the headers\' times, and reads fewer headers', async () => {
+    const headerReads = { near: 0, deep: 0 }
+    const counting = (kind: keyof typeof headerReads) =>
+      createPublicClient({
+        transport: http(rpcUrl, {
+          batch: true,
+          onFetchRequest: (_request, init) => {
+            for (const { method } of [JSON.parse(init.body as string) as { method: string } | { method: string }[]].flat()) {
+              if (method === 'eth_getBlockByNumber') headerReads[kind] += 1
+            }
+          },
+        }),
+      })
+    const near = await readWindow(counting('near'), base)
+    const deep = await readWindow(counting('deep'), { ...base, readToBlockHash: false })
+    expect(deep.toBlock.number).toBe(toBlock)
+    expect(new Set(deep.timestamps.keys())).toEqual(new Set(near.timestamps.keys()))
+    for (const [blockNumber, timestamp] of deep.timestamps) {
+      expect(timestamp).toBe((await getBlock(client, { blockNumber })).timestamp)
+    }
+    const creationOnly = [...near.timestamps.keys()].filter((blockNumber) =>
+      near.logs.filter((log) => log.blockNumber === blockNumber).every((log) => log.eventName === 'ServiceRegistered' || log.eventName === 'JobCreated'),
+    )
+    expect(creationOnly.length).toBeGreaterThan(0)
+    expect(headerReads.deep).toBe(headerReads.near - 1 - creationOnly.length)
+  })
+})
+
 describe('readJobsAt', () => {
   test('jobs read earlier in the scan at or after the window are left out; their logs are still returned', async () => {
     const readJobsAt = new Map([[1n, toBlock], [2n, toBlock + 5n], [3n, toBlock - 1n]])

@@ -1,7 +1,9 @@
-import { createPublicClient, http, toFunctionSelector, type Hex } from 'viem'
+import { createPublicClient, custom, http, toFunctionSelector, type Hex } from 'viem'
 import { expect, inject, test } from 'vitest'
 import { readByIdsCode } from '../../chain/read/readByIdsCode.ts'
+import { MissingCreationsError } from '../../errors/chain.ts'
 import { createIndexer } from '../../server/indexer/createIndexer.ts'
+import { startLongHistoryDevnet, type LongHistoryBurst } from '../support/startLongHistoryDevnet.ts'
 import { readChainMarket } from './support/readChainMarket.ts'
 import { snapshotStore } from './support/snapshotStore.ts'
 
@@ -66,4 +68,55 @@ test('a job is read once per scan, however many windows its events fall in', asy
   expect(errors).toEqual([])
   expect(snapshotStore(indexer.store)).toEqual(chain)
   expect(jobIdsRead.toSorted((a, b) => (a < b ? -1 : 1))).toEqual(chain.jobs.map(({ jobId }) => BigInt(jobId)))
+})
+
+test('creations left out of a window are found by a later one: the store goes back to the last creation it holds and reads on from there', async () => {
+  const devnet = await startLongHistoryDevnet({ blocks: 7_500n, bursts: 3 })
+  try {
+    const [first, second, third] = devnet.bursts as [LongHistoryBurst, LongHistoryBurst, LongHistoryBurst]
+    const windowBlocks = 2_000n
+    // The window holding the second burst answers no logs, once: a node behind its balancer.
+    const fromBlocks: bigint[] = []
+    let spoiled = false
+    const base = http(devnet.rpcUrl, { retryCount: 0 })
+    const transport = custom({
+      async request({ method, params }) {
+        const answer = await base({}).request({ method, params })
+        if (method !== 'eth_getLogs') return answer
+        const { fromBlock, toBlock } = (params as [{ fromBlock: Hex; toBlock: Hex }])[0]
+        fromBlocks.push(BigInt(fromBlock))
+        if (spoiled || BigInt(fromBlock) > second.fromBlock || BigInt(toBlock) < second.toBlock) return answer
+        spoiled = true
+        return []
+      },
+    })
+    const errors: unknown[] = []
+    const indexer = createIndexer(createPublicClient({ transport }), {
+      registry: devnet.deployment.registry,
+      escrow: devnet.deployment.escrow,
+      arbiter: devnet.deployment.arbiter,
+      startBlock: BigInt(devnet.deployment.deployBlock),
+      chainId: devnet.deployment.chainId,
+      network: 'devnet',
+      maxWindow: windowBlocks,
+      pollIntervalMs: 100,
+      retryDelayMs: 10,
+      onError: (error) => errors.push(error),
+    })
+    await indexer.start()
+    await indexer.stop()
+
+    expect(spoiled).toBe(true)
+    // Found at the third burst's window: the second burst's service is the first id missing.
+    expect(errors).toEqual([expect.any(MissingCreationsError)])
+    expect(errors[0]).toMatchObject({ kind: 'service', fromId: second.serviceId })
+    expect(BigInt(third.fromBlock)).toBeGreaterThan(second.toBlock)
+    // Read again from the block of the last service held, the first burst's, not from the start.
+    const afterError = fromBlocks.slice(fromBlocks.findIndex((block) => block > second.toBlock) + 1)
+    expect(afterError[0]).toBe(first.fromBlock)
+    const node = createPublicClient({ transport: http(devnet.rpcUrl, { batch: true }) })
+    expect(snapshotStore(indexer.store)).toEqual(await readChainMarket(node, devnet.deployment))
+  } finally {
+    await devnet.stop()
+  }
 })
