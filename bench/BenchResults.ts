@@ -2,6 +2,7 @@ import type { CeilingComparison } from './compareWithCeiling.ts'
 import type { TargetCheck } from './evaluateTargets.ts'
 import type { GenerateJobsReturnType } from './generateJobs.ts'
 import type { BackfillResult } from './measureBackfill.ts'
+import type { FullNodeResult } from './measureFullNode.ts'
 import type { LagResult } from './measureLag.ts'
 import type { MemoryResult } from './measureMemory.ts'
 import type { ObservabilityCost } from './measureObservability.ts'
@@ -23,5 +24,7 @@ export type BenchResults = {
   memory: MemoryResult
   /** What request metrics and access logs cost per request (see measureObservability). */
   observability: ObservabilityCost[]
+  /** A mainnet-sized history through a public full node's limits; null when skipped. */
+  fullNode: FullNodeResult | null
   targets: TargetCheck[]
 }

@@ -1,4 +1,5 @@
 import type { CeilingComparison } from './compareWithCeiling.ts'
+import type { FullNodeResult } from './measureFullNode.ts'
 import type { LagResult } from './measureLag.ts'
 import type { BackfillResult } from './measureBackfill.ts'
 import type { MemoryResult } from './measureMemory.ts'
@@ -15,12 +16,13 @@ export type EvaluateTargetsParameters = {
   lag: readonly LagResult[]
   rest: readonly CeilingComparison[]
   memory: MemoryResult
+  fullNode: FullNodeResult | null
 }
 
 export type EvaluateTargetsReturnType = TargetCheck[]
 
 /** The issue's targets, each with the figure this run measured. */
-export function evaluateTargets({ backfill, lag, rest, memory }: EvaluateTargetsParameters): EvaluateTargetsReturnType {
+export function evaluateTargets({ backfill, lag, rest, memory, fullNode }: EvaluateTargetsParameters): EvaluateTargetsReturnType {
   const ratioOf = (path: string): number => rest.find((row) => row.name === path)?.ratio ?? Number.NaN
   const percent = (value: number): string => `${(value * 100).toFixed(0)} %`
   const checks: TargetCheck[] = []
@@ -63,5 +65,12 @@ export function evaluateTargets({ backfill, lag, rest, memory }: EvaluateTargets
     actual: `${memory.heapPerJobBytes.toFixed(0)} B`,
     met: memory.heapPerJobBytes <= 2_048,
   })
+  if (fullNode !== null)
+    checks.push({
+      name: 'time to ready through a full node vs its floor',
+      target: '<= 1.2 ×',
+      actual: `${fullNode.ratioToFloor.toFixed(2)} × (${fullNode.seconds.toFixed(1)} s / ${fullNode.floorSeconds.toFixed(1)} s)`,
+      met: fullNode.ratioToFloor <= 1.2 && fullNode.consistent && fullNode.stateRefused === 0 && fullNode.rateLimited === 0,
+    })
   return checks
 }

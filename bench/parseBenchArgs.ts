@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { BenchArgumentError } from '../errors/bench.ts'
 
 /** Stages a run may leave out (generation, back-fill and memory always run: the others need them). */
-export const skippableStages = ['lag', 'rest', 'mcp', 'observability'] as const
+export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'fullnode'] as const
 export type SkippableStage = (typeof skippableStages)[number]
 
 export type BenchOptions = {
@@ -21,6 +21,8 @@ export type BenchOptions = {
   /** The default poll interval, and the fastest the bench tries. */
   defaultPollMs: number
   fastPollMs: number
+  /** Blocks of history the full-node stage reads through a public node's limits (default 2,000,000). */
+  fullNodeBlocks: bigint
   /** Run the server under test with `--cpu-prof`, profiles in this directory. */
   cpuProfDir: string | null
   resultsPath: string
@@ -30,7 +32,7 @@ export type ParseBenchArgsReturnType = BenchOptions
 
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--duration S] [--warmup S] [--connections C] ' +
-  '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--cpu-prof DIR] [--out FILE] ' +
+  '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--full-node-blocks N] [--cpu-prof DIR] [--out FILE] ' +
   `[--skip ${skippableStages.join(',')}] [--observability-only]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
@@ -48,6 +50,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         'lag-jobs': { type: 'string' },
         'lag-pace': { type: 'string' },
         'fast-poll': { type: 'string' },
+        'full-node-blocks': { type: 'string' },
         'cpu-prof': { type: 'string' },
         out: { type: 'string' },
         skip: { type: 'string' },
@@ -83,6 +86,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     lagPaceMs: number('lag-pace', values['lag-pace'], quick ? 50 : 100, 1),
     defaultPollMs: 3_000,
     fastPollMs: Math.floor(number('fast-poll', values['fast-poll'], 100, 1)),
+    fullNodeBlocks: BigInt(Math.floor(number('full-node-blocks', values['full-node-blocks'], 2_000_000, 10_000))),
     cpuProfDir: values['cpu-prof'] ?? null,
     resultsPath: values.out ?? 'bench/results.json',
   }

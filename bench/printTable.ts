@@ -4,7 +4,7 @@ import type { SkippableStage } from './parseBenchArgs.ts'
 
 /** The bench report as plain-text tables, ready for stdout. */
 export function printTable(results: BenchResults): string {
-  const { machine, options, generation, backfill, lag, rest, mcp, memory, targets } = results
+  const { machine, options, generation, backfill, lag, rest, mcp, memory, fullNode, targets } = results
   const lines: string[] = []
   const section = (title: string): void => {
     lines.push('', title)
@@ -126,6 +126,31 @@ export function printTable(results: BenchResults): string {
     ),
     `   per job: ${int(memory.heapPerJobBytes)} B heap, ${int(memory.rssPerJobBytes)} B RSS`,
   )
+
+  section('6. A mainnet-sized history through a public full node (state of its last blocks only, a range limit, a rate limit)')
+  if (!skipped('fullnode') && fullNode !== null) {
+    lines.push(
+      ...table(
+        ['blocks', 'jobs', 'node limits', 'time to ready', 'floor', 'ratio', 'eth_getLogs', 'calls', 'refused', 'peak calls/s', 'consistent'],
+        [
+          [
+            int(fullNode.blocks),
+            int(fullNode.jobs),
+            `${fullNode.stateBlocks} blocks of state, ${int(fullNode.logRange)}-block ranges, ${fullNode.callsPerSecond}/s`,
+            `${fullNode.seconds.toFixed(1)} s`,
+            `${fullNode.floorSeconds.toFixed(1)} s`,
+            `${fullNode.ratioToFloor.toFixed(2)} ×`,
+            int(fullNode.getLogs),
+            int(fullNode.rpcCalls),
+            `${fullNode.stateRefused} state, ${fullNode.rateLimited} rate`,
+            String(fullNode.peakCallsPerSecond),
+            fullNode.consistent ? 'yes' : `NO: ${fullNode.mismatch}`,
+          ],
+        ],
+      ),
+      `   floor: blocks ÷ range ÷ rate, the time the node's eth_getLogs alone take at its rate; calls by method: ${JSON.stringify(fullNode.methods)}`,
+    )
+  }
 
   section('Targets')
   lines.push(...table(['target', 'wanted', 'measured', 'met'], targets.map((check) => [check.name, check.target, check.actual, check.met ? 'yes' : 'NO'])))

@@ -8,6 +8,7 @@ import type { BenchResults } from './BenchResults.ts'
 import { evaluateTargets } from './evaluateTargets.ts'
 import { generateJobs } from './generateJobs.ts'
 import { measureBackfill } from './measureBackfill.ts'
+import { measureFullNode } from './measureFullNode.ts'
 import { measureLag, type LagResult } from './measureLag.ts'
 import { measureMcp } from './measureMcp.ts'
 import { measureMemory } from './measureMemory.ts'
@@ -132,6 +133,9 @@ try {
   const memory = await measureMemory(server, { report: backfilled.report })
   if (!options.skip.includes('observability')) progress('loading GET /v1/services with metrics and access logs on and off')
   const observability = options.skip.includes('observability') ? [] : await measureObservability({ load })
+  const fullNode = options.skip.includes('fullnode')
+    ? null
+    : await measureFullNode({ blocks: options.fullNodeBlocks, bursts: 20, startServer, progress })
 
   const { batchers: _batchers, ...withoutBatchers } = generation
   const results: BenchResults = {
@@ -147,7 +151,8 @@ try {
     mcp,
     memory,
     observability,
-    targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory }),
+    fullNode,
+    targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory, fullNode }),
   }
   const resultsPath = resolve(options.resultsPath)
   writeFileSync(resultsPath, `${JSON.stringify(results, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`)

@@ -19,6 +19,8 @@ export type ServeIndexerOptions = {
   pollIntervalMs: number
   /** Also start the hosted MCP server, reading the indexer's store in this process (as the REST API does). */
   mcp: boolean
+  /** `--rpc-rate-limit`: calls per second the node accepts (default none). */
+  rpcRateLimit?: number | undefined
 }
 
 export type MemoryFigures = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
@@ -66,6 +68,7 @@ const config = loadConfig({
     '--host', '127.0.0.1',
     '--port', '0',
     '--mcp-port', '0',
+    ...(options.rpcRateLimit === undefined ? [] : ['--rpc-rate-limit', String(options.rpcRateLimit)]),
   ],
   env: {},
 })
