@@ -6,6 +6,7 @@ import { describeLogRangeRefusal, type LogRangeWording } from './faultProxy/desc
 import { findMissingStateError, type StateHeader } from './faultProxy/findMissingStateError.ts'
 import type { JsonRpcRequest, JsonRpcResponse } from './faultProxy/jsonRpc.ts'
 import { readStateBlockParameter } from './faultProxy/readStateBlockParameter.ts'
+import { readRequestBody } from './readRequestBody.ts'
 
 const faultKinds = [
   'drop',
@@ -133,7 +134,7 @@ export async function startFaultProxy({
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     requests += 1
-    const body = await readBody(req)
+    const body = await readRequestBody(req)
     const parsed = parseJsonRpc(body)
     const ids = parsed === undefined ? [null] : (Array.isArray(parsed) ? parsed : [parsed]).map((request) => request.id)
     if (!callRate.admit(ids.length)) {
@@ -353,11 +354,6 @@ function parseJsonRpc(body: string): JsonRpcRequest | JsonRpcRequest[] | undefin
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
-}
 
 async function post(url: string, body: string): Promise<{ status: number; body: string }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })

@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { readRequestBody } from '../../support/readRequestBody.ts'
 
 export type JsonRpcRequest = { jsonrpc: '2.0'; id: unknown; method: string; params?: unknown[] }
 export type JsonRpcResponse = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: unknown }
@@ -32,7 +33,7 @@ export async function startInterceptingRpc({
     return (await response.json()) as JsonRpcResponse
   }
   const server = createServer(async (request, response) => {
-    const body = JSON.parse(await readBody(request)) as JsonRpcRequest | JsonRpcRequest[]
+    const body = JSON.parse(await readRequestBody(request)) as JsonRpcRequest | JsonRpcRequest[]
     const requests = Array.isArray(body) ? body : [body]
     const answers = await Promise.all(requests.map((item) => intercept(item, () => forwardOne(item))))
     if (answers.includes('drop')) {
@@ -54,8 +55,3 @@ export async function startInterceptingRpc({
   }
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of request) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
-}

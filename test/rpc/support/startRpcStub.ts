@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { readRequestBody } from '../../support/readRequestBody.ts'
 
 export type StubCall = { id: number; method: string; receivedAt: number }
 /** The whole HTTP answer to a request, in place of the calls' answers (an HTTP 429, a 500). */
@@ -31,7 +32,7 @@ export async function startRpcStub({ reply = () => undefined, answer = () => ({ 
   const answeredAt: number[] = []
   const server = createServer(async (request, response) => {
     const receivedAt = performance.now()
-    const body = JSON.parse(await readBody(request)) as { id: number; method: string } | { id: number; method: string }[]
+    const body = JSON.parse(await readRequestBody(request)) as { id: number; method: string } | { id: number; method: string }[]
     const members = (Array.isArray(body) ? body : [body]).map(({ id, method }) => ({ id, method, receivedAt }))
     const n = batches.length
     calls.push(...members)
@@ -63,8 +64,3 @@ export async function startRpcStub({ reply = () => undefined, answer = () => ({ 
   }
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of request) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
-}
