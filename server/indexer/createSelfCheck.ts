@@ -117,6 +117,17 @@ export function createSelfCheck({
       })
     }
     const stored = store.job(jobId)
+    // Every event the store holds came from a log of a block still on the chain (a reorg is rolled
+    // back before the self-check runs): a read that lacks one is partial, however well it fits.
+    const read = new Set(history.map(({ blockNumber, logIndex }) => `${blockNumber}:${logIndex}`))
+    const lacking = stored?.events.filter(({ blockNumber, logIndex }) => !read.has(`${blockNumber}:${logIndex}`)) ?? []
+    if (lacking.length > 0) {
+      throw new IncompleteLogsError({
+        fromBlock,
+        toBlock: at,
+        reason: `the history of job ${jobId} read again lacks ${lacking.length} event${lacking.length === 1 ? '' : 's'} the store holds (${lacking[0]?.event} in block ${lacking[0]?.blockNumber})`,
+      })
+    }
     if (stored !== undefined && isDeepStrictEqual(stored.job, job) && isDeepStrictEqual(stored.events, history)) return false
     store.replaceJob({ jobId, job, events })
     return true
