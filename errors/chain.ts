@@ -3,11 +3,16 @@ import { BaseError } from './BaseError.ts'
 /** The node refused an `eth_getLogs` range as too wide; the scanner shrinks its window. */
 export class LogRangeTooLargeError extends BaseError {
   override name = 'LogRangeTooLargeError'
-  constructor({ fromBlock, toBlock, cause }: { fromBlock: bigint; toBlock: bigint; cause?: unknown }) {
-    super(`The node rejected the log range "${fromBlock}-${toBlock}" as too large.`, {
-      code: 'log_range_too_large',
-      cause,
-    })
+  /** `refused`: the node said the range (or its answer) is too large; `timeout`: it did not answer in time. */
+  readonly reason: 'refused' | 'timeout'
+  constructor({ fromBlock, toBlock, reason = 'refused', cause }: { fromBlock: bigint; toBlock: bigint; reason?: 'refused' | 'timeout'; cause?: unknown }) {
+    super(
+      reason === 'timeout'
+        ? `The node did not answer the log range "${fromBlock}-${toBlock}" in time.`
+        : `The node rejected the log range "${fromBlock}-${toBlock}" as too large.`,
+      { code: 'log_range_too_large', cause },
+    )
+    this.reason = reason
   }
 }
 

@@ -14,7 +14,10 @@ import {
  * What a failed RPC request means for the one that asked:
  * - `rate-limited`: the node or its provider says slow down. Asking smaller would only add
  *   requests: retry the same request later, with backoff.
- * - `transport`: no usable answer (a timeout, a dropped connection or socket, an HTTP error status
+ * - `timeout`: no answer within the client's timeout; the node may still be computing it. A log
+ *   window is asked smaller (its width may be what took so long); anything else is retried later,
+ *   with backoff.
+ * - `transport`: no usable answer (a dropped connection or socket, an HTTP error status
  *   that carries no JSON-RPC error). Retry later, with backoff.
  * - `too-large`: the request, or what it would return, exceeds a limit of the node, its provider
  *   or our client (a block range, a result count, a response size, HTTP 413). Ask for less: fewer
@@ -25,7 +28,7 @@ import {
  * - `unknown`: not an RPC failure (our own errors, a decoding failure, anything not thrown by viem's
  *   request path).
  */
-export type RpcErrorKind = 'rate-limited' | 'transport' | 'too-large' | 'refused' | 'unknown'
+export type RpcErrorKind = 'rate-limited' | 'timeout' | 'transport' | 'too-large' | 'refused' | 'unknown'
 export type ClassifyRpcErrorReturnType = RpcErrorKind
 
 /** Phrases providers use to say slow down, whatever code or status carries them. */
@@ -55,7 +58,8 @@ export function classifyRpcError(error: unknown): ClassifyRpcErrorReturnType {
       return tooLargePhrase.test(messageOf(link)) ? 'too-large' : 'transport'
     }
     if (link instanceof ResponseBodyTooLargeError) return 'too-large'
-    if (link instanceof TimeoutError || link instanceof SocketClosedError || link instanceof WebSocketRequestError) {
+    if (link instanceof TimeoutError) return 'timeout'
+    if (link instanceof SocketClosedError || link instanceof WebSocketRequestError) {
       return 'transport'
     }
     // What a transport threw without a JSON-RPC code: only its message tells.

@@ -2,6 +2,7 @@ import { numberToHex, type Address, type Client } from 'viem'
 import { getBlock } from 'viem/actions'
 import { toJobEvent } from '../../chain/mappers/toJobEvent.ts'
 import { readLogs } from '../../chain/read/readLogs.ts'
+import { readLogRangeHint } from '../../chain/rpc/readLogRangeHint.ts'
 import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
 import { jobEventNames, type JobEventName } from '../../contract/job.ts'
 import { ChainChangedError, LogRangeTooLargeError } from '../../errors/chain.ts'
@@ -40,9 +41,10 @@ export async function readJobHistory(
     try {
       logs.push(...(await readLogs(client, { address: [escrow, arbiter], events: jobHistoryEvents, fromBlock: from, toBlock: to, argTopics: [jobTopic] })))
     } catch (cause) {
-      if (classifyRpcError(cause) !== 'too-large') throw cause
-      if (window.rejected(to - from + 1n)) continue
-      throw new LogRangeTooLargeError({ fromBlock: from, toBlock: to, cause })
+      const kind = classifyRpcError(cause)
+      if (kind !== 'too-large' && kind !== 'timeout') throw cause
+      if (window.rejected(to - from + 1n, readLogRangeHint(cause))) continue
+      throw new LogRangeTooLargeError({ fromBlock: from, toBlock: to, reason: kind === 'timeout' ? 'timeout' : 'refused', cause })
     }
     window.succeeded(to - from + 1n)
     from = to + 1n

@@ -129,7 +129,10 @@ export async function readWindow(
         : undefined,
     ])
   } catch (cause) {
-    if (classifyRpcError(cause) === 'too-large') throw new LogRangeTooLargeError({ fromBlock, toBlock, cause })
+    const kind = classifyRpcError(cause)
+    // A window whose answer took longer than the client waits is asked smaller, like one refused:
+    // sent again as it was, it would queue behind the one the node is still computing.
+    if (kind === 'too-large' || kind === 'timeout') throw new LogRangeTooLargeError({ fromBlock, toBlock, reason: kind === 'timeout' ? 'timeout' : 'refused', cause })
     throw cause
   }
   const services = countCreations({

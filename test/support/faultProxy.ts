@@ -21,6 +21,7 @@ const faultKinds = [
   'lagging',
   'stateUnavailable',
   'rateLimited',
+  'slowLogs',
 ] as const
 export type FaultKind = (typeof faultKinds)[number]
 export type FaultCounts = Record<FaultKind, number>
@@ -66,6 +67,11 @@ export type StartFaultProxyParameters = {
    * and a -32005 error for each of its calls, as public endpoints do.
    */
   rateLimit?: number
+  /**
+   * An `eth_getLogs` answer holding more logs than this is held `delayMs` before it goes out, as
+   * a node computing a huge answer does: past the client's timeout, it is a window too wide.
+   */
+  slowLogsAbove?: number
 }
 
 export type FaultProxy = {
@@ -118,6 +124,7 @@ export async function startFaultProxy({
   lagBlocks = 3n,
   stateBlocks,
   rateLimit = Number.POSITIVE_INFINITY,
+  slowLogsAbove,
 }: StartFaultProxyParameters): Promise<FaultProxy> {
   const counts = Object.fromEntries(faultKinds.map((kind) => [kind, 0])) as FaultCounts
   const random = mulberry32(seed)
@@ -157,17 +164,20 @@ export async function startFaultProxy({
         res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 429 ? 'Too Many Requests' : 'Internal Server Error')
         return
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          timers.delete(timer)
-          resolve()
-        }, delayMs)
-        timers.add(timer)
-      })
+      await hold(delayMs)
     }
     const answer = await forward(body, parsed)
     if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body)
   }
+
+  const hold = (ms: number): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        resolve()
+      }, ms)
+      timers.add(timer)
+    })
 
   const forward = async (body: string, parsed: JsonRpcRequest | JsonRpcRequest[] | undefined): Promise<{ status: number; body: string }> => {
     const destination = other?.target ?? target
@@ -200,6 +210,14 @@ export async function startFaultProxy({
       const answer = await post(destination, JSON.stringify(passed))
       if (answer.status !== 200) return answer
       for (const response of JSON.parse(answer.body) as JsonRpcResponse[]) forwarded.set(response.id, response)
+    }
+    const heavy = batch.some((request) => {
+      const result = request.method === 'eth_getLogs' ? forwarded.get(request.id)?.result : undefined
+      return slowLogsAbove !== undefined && Array.isArray(result) && result.length > slowLogsAbove
+    })
+    if (heavy) {
+      counts.slowLogs += 1
+      await hold(delayMs)
     }
     const responses = batch.map((request) => {
       const response = answered.get(request) ?? forwarded.get(request.id)

@@ -1,0 +1,62 @@
+import { createPublicClient, http, type Hex } from 'viem'
+import { afterAll, expect, inject, test } from 'vitest'
+import { createIndexer } from '../../server/indexer/createIndexer.ts'
+import { startFaultProxy, type FaultProxy } from '../support/faultProxy.ts'
+import { readChainMarket } from './support/readChainMarket.ts'
+import { snapshotStore } from './support/snapshotStore.ts'
+
+const { rpcUrl, deployment } = inject('devnet')
+const clientTimeoutMs = 600
+let proxy: FaultProxy | undefined
+
+afterAll(async () => {
+  await proxy?.stop()
+})
+
+test('a node that cannot answer wide windows in time: the window shrinks instead of asking again, and the market is indexed whole', async () => {
+  // Answers holding more than 25 logs take longer than the client waits, as a busy node's do.
+  proxy = await startFaultProxy({ target: rpcUrl, slowLogsAbove: 25, delayMs: clientTimeoutMs * 2 })
+  const spans: { fromBlock: bigint; blocks: bigint }[] = []
+  const client = createPublicClient({
+    transport: http(proxy.url, {
+      batch: { batchSize: 100 },
+      retryCount: 0,
+      timeout: clientTimeoutMs,
+      onFetchRequest: (_request, init) => {
+        for (const { method, params } of [JSON.parse(init.body as string) as { method: string; params?: [{ fromBlock?: Hex; toBlock?: Hex }] }].flat()) {
+          const range = params?.[0]
+          if (method !== 'eth_getLogs' || range?.fromBlock === undefined || range.toBlock === undefined) continue
+          spans.push({ fromBlock: BigInt(range.fromBlock), blocks: BigInt(range.toBlock) - BigInt(range.fromBlock) + 1n })
+        }
+      },
+    }),
+  })
+  const errors: unknown[] = []
+  const indexer = createIndexer(client, {
+    registry: deployment.registry,
+    escrow: deployment.escrow,
+    arbiter: deployment.arbiter,
+    startBlock: BigInt(deployment.deployBlock),
+    chainId: deployment.chainId,
+    network: 'devnet',
+    pollIntervalMs: 200,
+    onError: (error) => errors.push(error),
+  })
+  try {
+    await indexer.start()
+  } finally {
+    await indexer.stop()
+  }
+
+  const node = createPublicClient({ transport: http(rpcUrl, { batch: true }) })
+  expect(snapshotStore(indexer.store)).toEqual(await readChainMarket(node, deployment))
+  expect(proxy.counts.slowLogs).toBeGreaterThan(0)
+  // Each window that timed out was asked again narrower from the same block, never as wide.
+  for (const [index, span] of spans.entries()) {
+    const again = spans.slice(index + 1).find((later) => later.fromBlock === span.fromBlock)
+    if (again !== undefined) expect(again.blocks).toBeLessThan(span.blocks)
+  }
+  // Handled within the scan: no poll failed for it.
+  expect(errors).toEqual([])
+  expect(indexer.logWindow.size()).toBeLessThan(9_000n)
+})
