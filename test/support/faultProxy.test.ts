@@ -47,7 +47,28 @@ test('default', async () => {
     'lagging',
     'stateUnavailable',
     'rateLimited',
+    'slowLogs',
   ])
+})
+
+test('slowLogsAbove: an answer holding more logs is held, a smaller one is not', async () => {
+  const slow = await startFaultProxy({ target: rpcUrl, slowLogsAbove: 3, delayMs: 400 })
+  try {
+    const timed = async (request: unknown): Promise<{ ms: number; logs: number }> => {
+      const startedAt = performance.now()
+      const { json } = await rpc(slow.url, request)
+      return { ms: performance.now() - startedAt, logs: (json as { result: unknown[] }).result.length }
+    }
+    const small = await timed(getLogs(1, 1))
+    const large = await timed(getLogs(0, 200))
+    expect(small.logs).toBeLessThanOrEqual(3)
+    expect(large.logs).toBeGreaterThan(3)
+    expect(small.ms).toBeLessThan(300)
+    expect(large.ms).toBeGreaterThanOrEqual(390)
+    expect(slow.counts.slowLogs).toBe(1)
+  } finally {
+    await slow.stop()
+  }
 })
 
 describe('faultRate', () => {
