@@ -56,6 +56,7 @@ test('default', () => {
     mcpPort: 8081,
     sellerPort: 8082,
     indexerUrl: null,
+    mcpSource: null,
     allowedHosts: [],
     allowedOrigins: [],
     metrics: 'on',
