@@ -1,6 +1,8 @@
 import { compareWithCeiling, type CompareWithCeilingReturnType, type LoadSettings } from './compareWithCeiling.ts'
 
 export type MeasureMcpParameters = {
+  /** What the server reads, appended to each figure's name: `in-process store`, `--indexer-url`, `chain per call`. */
+  mode: string
   jobId: bigint
   load: LoadSettings
   serverCpu: () => Promise<number>
@@ -12,10 +14,10 @@ export type MeasureMcpReturnType = CompareWithCeilingReturnType
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
 
 /**
- * `tools/call` on the hosted MCP server (stateless: each POST stands alone, no initialize), the
- * server reading the indexer's store in its process, against the ceiling.
+ * `tools/call` on the hosted MCP server (stateless: each POST stands alone, no initialize), reading
+ * what `mode` names, against the ceiling. `serverCpu` counts every process an answer costs.
  */
-export function measureMcp(mcpUrl: string, { jobId, load, serverCpu }: MeasureMcpParameters): Promise<MeasureMcpReturnType> {
+export function measureMcp(mcpUrl: string, { mode, jobId, load, serverCpu }: MeasureMcpParameters): Promise<MeasureMcpReturnType> {
   const { origin, pathname } = new URL(mcpUrl)
   const call = (name: string, args: Record<string, string>): string =>
     JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })
@@ -26,8 +28,8 @@ export function measureMcp(mcpUrl: string, { jobId, load, serverCpu }: MeasureMc
     serverCpu,
     load,
     targets: [
-      { name: 'tools/call get_job', method: 'POST', path: pathname, headers, body: call('get_job', { jobId: jobId.toString() }), check },
-      { name: 'tools/call list_services', method: 'POST', path: pathname, headers, body: call('list_services', {}), check },
+      { name: `tools/call get_job (${mode})`, method: 'POST', path: pathname, headers, body: call('get_job', { jobId: jobId.toString() }), check },
+      { name: `tools/call list_services (${mode})`, method: 'POST', path: pathname, headers, body: call('list_services', {}), check },
     ],
   })
 }

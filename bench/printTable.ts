@@ -111,7 +111,10 @@ export function printTable(results: BenchResults): string {
     lines.push('   "by CPU": ceiling CPU per request over ours, the ratio to expect when the server has a core to itself')
     lines.push(...table(loadHeaders, loadRows(rest)))
   }
-  section("4. MCP tools/call on the hosted server (stateless Streamable HTTP, reading the indexer's store in its process)")
+  section(
+    "4. MCP tools/call on the hosted server (stateless Streamable HTTP): in the indexer's process, apart through --indexer-url " +
+      "(CPU of both processes), and reading the chain per call (CPU of the MCP process; the node's not counted)",
+  )
   if (!skipped('mcp')) lines.push(...table(loadHeaders, loadRows(mcp)))
 
   section('5. Memory of the server under test (after a full GC)')

@@ -17,6 +17,7 @@ import { measureRest } from './measureRest.ts'
 import { parseBenchArgs } from './parseBenchArgs.ts'
 import { printTable } from './printTable.ts'
 import { readChildCpu } from './readChildCpu.ts'
+import type { ServeHostedMcpMessage, ServeHostedMcpOptions } from './serveHostedMcp.ts'
 import type { ServeIndexerMessage, ServeIndexerOptions } from './serveIndexer.ts'
 import { spawnBenchChild, type BenchChild } from './spawnBenchChild.ts'
 import { startBenchDevnet } from './startBenchDevnet.ts'
@@ -128,8 +129,29 @@ try {
   const rest = options.skip.includes('rest')
     ? []
     : await measureRest(backfilled.restUrl, { jobId: generation.sampleJobId, seller: generation.sampleSeller, load, serverCpu })
-  if (!options.skip.includes('mcp')) progress('loading MCP tools/call')
-  const mcp = options.skip.includes('mcp') ? [] : await measureMcp(backfilled.mcpUrl, { jobId: generation.sampleJobId, load, serverCpu })
+  const mcp: Awaited<ReturnType<typeof measureMcp>> = []
+  if (!options.skip.includes('mcp')) {
+    const jobId = generation.sampleJobId
+    progress('loading MCP tools/call: in the indexer\'s process, through --indexer-url, reading the chain per call')
+    mcp.push(...(await measureMcp(backfilled.mcpUrl, { mode: 'in-process store', jobId, load, serverCpu })))
+    // Apart from the indexer: a hosted MCP process of its own, reading the REST API of the server
+    // under test (both processes' CPU counted), then the node itself (the node's CPU not counted).
+    const startMcp = async (indexerUrl: string | null): Promise<BenchChild<ServeHostedMcpMessage>> => {
+      const serve: ServeHostedMcpOptions = { rpcUrl: devnet.rpcUrl, deployment: devnet.deployment, indexerUrl }
+      const child = spawnBenchChild<ServeHostedMcpMessage>({ entry: 'bench/serveHostedMcp.ts', options: serve, name: 'hosted mcp' })
+      children.push(child)
+      return child
+    }
+    const throughIndexer = await startMcp(backfilled.restUrl)
+    const { mcpUrl: indexerMcpUrl } = await throughIndexer.next('listening', 30_000)
+    const bothCpu = async (): Promise<number> => (await readChildCpu(throughIndexer)) + (await serverCpu())
+    mcp.push(...(await measureMcp(indexerMcpUrl, { mode: '--indexer-url', jobId, load, serverCpu: bothCpu })))
+    await throughIndexer.stop()
+    const perCall = await startMcp(null)
+    const { mcpUrl: chainMcpUrl } = await perCall.next('listening', 30_000)
+    mcp.push(...(await measureMcp(chainMcpUrl, { mode: 'chain per call', jobId, load, serverCpu: () => readChildCpu(perCall) })))
+    await perCall.stop()
+  }
   const memory = await measureMemory(server, { report: backfilled.report })
   if (!options.skip.includes('observability')) progress('loading GET /v1/services with metrics and access logs on and off')
   const observability = options.skip.includes('observability') ? [] : await measureObservability({ load })

@@ -77,6 +77,11 @@ const metricsSetting = (text: string): MetricsSetting | undefined => {
 
 const onOff = (text: string): boolean | undefined => (text === 'on' ? true : text === 'off' ? false : undefined)
 
+/** What the MCP read tools read: an index (a store or a REST indexer) or the node itself. */
+export type McpSource = 'index' | 'chain'
+
+const mcpSource = (text: string): McpSource | undefined => (text === 'index' || text === 'chain' ? text : undefined)
+
 const addressField = textField('a 0x-prefixed 20-byte hex address', address)
 const portField = textField('a TCP port number from 0 to 65535', safeInteger(0, 65_535))
 const urlField = textField('an http:// or https:// URL', httpUrl)
@@ -121,6 +126,13 @@ export const ConfigSchema = z.object({
   sellerPort: portField,
   /** A REST indexer to read through instead of the chain, where one is set. */
   indexerUrl: urlField.nullable(),
+  /**
+   * What the MCP read tools read. `index`: the indexer's store in this process, else `indexerUrl`.
+   * `chain`: the node, on every tool call, which spends its rate limit per call: only when named.
+   * Null (unset): `index` for the hosted server; the local server reads `indexerUrl` when set,
+   * else the chain (its user's own node and quota).
+   */
+  mcpSource: textField('index or chain', mcpSource).nullable(),
   /**
    * Host names the hosted MCP server answers to besides the loopback ones, and checks `Host`
    * against (DNS-rebinding protection): the public name when it runs behind a proxy.

@@ -36,6 +36,7 @@ export const configSources = {
   mcpPort: { flag: 'mcp-port', env: 'MCP_PORT' },
   sellerPort: { flag: 'seller-port', env: 'SELLER_PORT' },
   indexerUrl: { flag: 'indexer-url', env: 'INDEXER_URL' },
+  mcpSource: { flag: 'mcp-source', env: 'MCP_SOURCE' },
   allowedHosts: { flag: 'allowed-hosts', env: 'MCP_ALLOWED_HOSTS' },
   allowedOrigins: { flag: 'allowed-origins', env: 'MCP_ALLOWED_ORIGINS' },
   metrics: { flag: 'metrics', env: 'METRICS' },
@@ -51,6 +52,7 @@ const defaults = {
   mcpPort: '8081',
   sellerPort: '8082',
   indexerUrl: null,
+  mcpSource: null,
   startBlock: null,
   rpcRateLimit: null,
   logRange: null,
@@ -63,7 +65,7 @@ const defaults = {
 
 /** Written as a flag or variable value, these switch an optional URL off. */
 const noneValues = new Set(['', 'none'])
-const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'startBlock', 'deployTimestamp', 'wsRpcUrl', 'rpcRateLimit', 'logRange'])
+const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'mcpSource', 'startBlock', 'deployTimestamp', 'wsRpcUrl', 'rpcRateLimit', 'logRange'])
 
 export type LoadConfigParameters = {
   argv: readonly string[]
@@ -151,7 +153,8 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
   throw new ConfigError(messages.join(' '), { cause: result.error })
 }
 
-function parseFlags(argv: readonly string[]): Partial<Record<string, string>> {
+/** The flags given, by name, each as the text its variable would hold; a ConfigError for an unknown one. */
+export function parseFlags(argv: readonly string[]): Partial<Record<string, string>> {
   const options = Object.fromEntries(
     Object.values(configSources).map((source: ConfigSource) => [source.flag, { type: 'string' as const, multiple: source.repeatable === true }]),
   )

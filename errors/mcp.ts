@@ -36,3 +36,19 @@ export class ToolFailedError extends BaseError {
     })
   }
 }
+
+/**
+ * The hosted MCP server was started with nothing to read but the node: every tool call would
+ * spend the node's rate limit, so reading the chain per call has to be asked for by name.
+ */
+export class McpSourceMissingError extends BaseError {
+  override name = 'McpSourceMissingError'
+  constructor() {
+    super(
+      'The hosted MCP server has no index to read. Run it inside the indexer (npm run serve -- --mcp-port <port>), ' +
+        'point it at a REST indexer (--indexer-url <url>), or, to read the node on every tool call (each call spends the ' +
+        "node's rate limit), say so with --mcp-source chain.",
+      { code: 'invalid_config' },
+    )
+  }
+}

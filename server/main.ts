@@ -1,19 +1,24 @@
 import { answerInfoFlags } from '../config/answerInfoFlags.ts'
 import { describeConfigFlags } from '../config/describeConfigFlags.ts'
 import { loadConfig } from '../config/loadConfig.ts'
+import { isSettingGiven } from '../config/isSettingGiven.ts'
 import { BaseError } from '../errors/BaseError.ts'
+import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
 import { startRestIndexer } from './http/startRestIndexer.ts'
 import { checkIndexerNode } from './indexer/startIndexer.ts'
 import { createLogger } from './logging/createLogger.ts'
 
 /**
- * The REST indexer: `npm run serve -- [--network devnet|0g-mainnet] [--port 8080] [--host 127.0.0.1]`
- * (or PORT, HOST, ...; see config/loadConfig.ts). Prints the URL it serves on to stdout; logs go
+ * The REST indexer: `npm run serve -- [--network devnet|0g-mainnet] [--port 8080] [--host 127.0.0.1]
+ * [--mcp-port 8081]` (or PORT, HOST, MCP_PORT, ...; see config/loadConfig.ts). With --mcp-port, the
+ * hosted MCP server too, reading the same store. Prints the URLs it serves on to stdout; logs go
  * to stderr as JSON lines (readable lines on a terminal), at --log-level / LOG_LEVEL.
  */
 const usage = `Usage: npm run serve -- [options]
 
-The REST indexer: follows the chain and serves the API on --host:--port.
+The REST indexer: follows the chain and serves the API on --host:--port. Given --mcp-port (or
+MCP_PORT), also the hosted MCP server on --host:--mcp-port, answering from the same index: its
+tool calls cost the node nothing.
 
   -h, --help     print this and exit
   -V, --version  print the version and exit
@@ -34,9 +39,15 @@ try {
     progressTty: process.stderr.isTTY ? process.stderr : undefined,
   })
   console.log(`REST indexer (${config.network}) serving on ${server.url}`)
+  // Only when asked: an indexer alone is still the default deployment of `npm run serve`.
+  const mcp = isSettingGiven('mcpPort', { argv: process.argv.slice(2), env: process.env })
+    ? await startHostedMcpServer(config, { logger: logger.child({ service: 'mcp' }), store: server.store })
+    : undefined
+  if (mcp !== undefined) console.log(`hosted MCP (${config.network}) serving on ${mcp.url}/mcp`)
 
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
     logger.info({ signal }, 'stopping')
+    await mcp?.close()
     await server.stop()
     process.exit(0)
   }

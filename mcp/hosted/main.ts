@@ -5,13 +5,15 @@ import { createLogger } from '../../server/logging/createLogger.ts'
 import { startHostedMcpServer } from './startHostedMcpServer.ts'
 
 // Hosted MCP server: `npm run mcp:hosted -- [--network devnet|0g-mainnet] [--mcp-port 8081]
-// [--host 127.0.0.1] [--indexer-url http://127.0.0.1:8080] [--allowed-hosts mcp.example.org]
+// [--host 127.0.0.1] --indexer-url http://127.0.0.1:8080 | --mcp-source chain [--allowed-hosts mcp.example.org]
 // [--allowed-origins https://app.example.org] [--metrics on|off|<port>] [--log-level info]`
 // (or MCP_PORT, HOST, INDEXER_URL, MCP_ALLOWED_HOSTS, METRICS, LOG_LEVEL, ...). Logs to stderr.
 
 const usage = `Usage: npm run mcp:hosted -- [options]
 
-The hosted MCP server (Streamable HTTP at /mcp, four read tools) on --host:--mcp-port.
+The hosted MCP server (Streamable HTTP at /mcp, four read tools) on --host:--mcp-port, apart
+from the indexer: reading a REST indexer (--indexer-url), or the node on every tool call
+(--mcp-source chain). To serve it from the indexer's own store: npm run serve -- --mcp-port <port>.
 
   -h, --help     print this and exit
   -V, --version  print the version and exit

@@ -39,7 +39,7 @@ export async function startHostedMcpServer(
   config: Config,
   { logger, log = logger === undefined ? (message) => process.stderr.write(`${message}\n`) : (message) => logger.warn(message), store, keepAliveMs, limits }: StartHostedMcpServerParameters = {},
 ): Promise<StartHostedMcpServerReturnType> {
-  const context = createToolContext(config, { log, store })
+  const context = createToolContext(config, { log, server: 'hosted', store })
   const tools = hostedTools.map((tool) => tool.name)
   const registry = config.metrics === 'off' ? undefined : createMetricsRegistry({ service: 'mcp' })
   const dispatcher = createToolDispatcher(context, { tools: hostedTools })
@@ -58,7 +58,6 @@ export async function startHostedMcpServer(
   const port = typeof address === 'object' && address !== null ? address.port : config.mcpPort
   const url = `http://${config.host}:${port}`
   const metricsServer = registry === undefined ? undefined : await serveMetrics({ registry, setting: config.metrics, host: config.host })
-  const source = store !== undefined ? 'the indexer in this process' : config.indexerUrl === null ? 'the chain' : config.indexerUrl
   logger?.info(
     {
       version: packageVersion,
@@ -69,7 +68,7 @@ export async function startHostedMcpServer(
       url: `${url}/mcp`,
       port,
       tools,
-      reading: source,
+      reading: context.reading,
       metrics: config.metrics === 'off' ? 'off' : `${metricsServer?.url ?? url}/metrics`,
     },
     `hosted mcp started on ${url}/mcp`,

@@ -83,7 +83,7 @@ export async function runJob(
       onPending: () => progress(`Job ${jobId} is still Pending: waiting for the seller to settle it.`),
     })
     progress(`Job ${jobId} settled: verifying its attestation and fetching the output.`)
-    const verification = await verifyJobAttestation(client, { chain, escrow, job, log })
+    const verification = await verifyJobAttestation(chain, { job, log })
     const output = await fetchOutput({ settings, jobId, job, escrow, chainId: client.chain?.id ?? (await getChainId(client)), log })
     return {
       jobId: jobId.toString(),

@@ -5,10 +5,13 @@ import type { Store } from '../../server/store/createStore.ts'
 import { createChainSource } from '../source/createChainSource.ts'
 import { createIndexerSource } from '../source/createIndexerSource.ts'
 import { createStoreSource } from '../source/createStoreSource.ts'
+import { selectReadSource } from '../source/selectReadSource.ts'
 import type { ToolContext } from '../tools/ToolContext.ts'
 
 export type CreateToolContextParameters = {
   log: (message: string) => void
+  /** Which server the tools serve: the hosted one never reads the chain per call unless told to. */
+  server: 'hosted' | 'local'
   /** The indexer's store, when the server runs in the indexer's process: the read tools use it. */
   store?: Store | undefined
 }
@@ -16,13 +19,14 @@ export type CreateToolContextParameters = {
 export type CreateToolContextReturnType = ToolContext
 
 /**
- * Connects the tools to the configured network: the chain (always, for verification and
- * payment) and what the read tools go through: the indexer's store in this process when given,
- * else the REST indexer at `indexerUrl` when set, else the chain.
+ * Connects the tools to the configured network: the chain (always, for payment) and what the read
+ * tools go through (see selectReadSource): the indexer's store in this process, the REST indexer
+ * at `indexerUrl`, or the chain when asked for. Throws a ConfigError for a setting that does not
+ * name one.
  */
 export function createToolContext(
   config: Config,
-  { log, store }: CreateToolContextParameters,
+  { log, server, store }: CreateToolContextParameters,
 ): CreateToolContextReturnType {
   const chain = defineChain({
     id: config.chainId,
@@ -33,20 +37,20 @@ export function createToolContext(
   // Batched: the readers issue their getService/getJob calls together.
   const client = createPublicClient({ chain, transport: http(config.rpcUrl, { batch: true, retryCount: 2 }) })
   const chainSource = createChainSource(client, { registry: config.registry, escrow: config.escrow })
-  const source =
-    store !== undefined
-      ? createStoreSource(store)
-      : config.indexerUrl === null
-        ? chainSource
-        : createIndexerSource({ indexerUrl: config.indexerUrl })
-  return {
-    source,
-    chain: chainSource,
-    client,
-    chainId: store === undefined ? () => getChainId(client) : async () => store.sync.chainId,
-    network: config.network,
-    escrow: config.escrow,
-    explorerUrl: config.explorerUrl,
-    log,
+  const common = { chain: chainSource, client, network: config.network, escrow: config.escrow, explorerUrl: config.explorerUrl, log }
+  const selected = selectReadSource(config, { server, hasStore: store !== undefined })
+  if (selected === 'store' && store !== undefined) {
+    return { ...common, source: createStoreSource(store), reading: 'the indexer in this process', chainId: async () => store.sync.chainId }
   }
+  if (selected === 'indexer' && config.indexerUrl !== null) {
+    return {
+      ...common,
+      source: createIndexerSource({ indexerUrl: config.indexerUrl }),
+      reading: config.indexerUrl,
+      // The configured id, as the indexer read checks its own against the chain: asking the node
+      // here would cost a call per list_services. /healthz still compares it with the node's.
+      chainId: async () => config.chainId,
+    }
+  }
+  return { ...common, source: chainSource, reading: 'the chain, on every tool call', chainId: () => getChainId(client) }
 }

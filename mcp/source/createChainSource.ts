@@ -5,6 +5,7 @@ import { registryAbi } from '../../chain/abi/registry.ts'
 import { readJobs } from '../../chain/read/readJobs.ts'
 import { readServices } from '../../chain/read/readServices.ts'
 import { JobNotFoundError, ServiceNotFoundError } from '../../errors/notFound.ts'
+import { findAttestedSigner } from '../verify/findAttestedSigner.ts'
 import type { MarketSource } from './MarketSource.ts'
 
 export type CreateChainSourceParameters = {
@@ -16,7 +17,7 @@ export type CreateChainSourceReturnType = MarketSource
 
 /**
  * Reads the registry and the escrow directly, with the same batched readers and mappers the
- * indexer uses, so its answers are the chain's at the latest block. Ids are checked against
+ * indexer uses, so its answers are the chain's at the latest block (two or more node calls each). Ids are checked against
  * `nextServiceId` / `nextJobId` first: `getService` and `getJob` revert for an unknown id, and a
  * revert is slow to come back (transports retry it) and says nothing more.
  */
@@ -44,6 +45,9 @@ export function createChainSource(
       const [job] = await readJobs(client, { escrow, ids: [jobId] })
       if (job === undefined) throw new JobNotFoundError({ jobId })
       return job
+    },
+    attestedSigner({ job }) {
+      return findAttestedSigner(client, { escrow, jobId: BigInt(job.jobId), createdAt: BigInt(job.createdAt), timeout: BigInt(job.timeout) })
     },
   }
 }

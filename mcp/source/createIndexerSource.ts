@@ -1,5 +1,6 @@
 import { initClient } from '@ts-rest/core'
 import { JobSchema } from '../../contract/job.ts'
+import { signingKeyAtAttestation } from '../../contract/signingKeyAtAttestation.ts'
 import { marketContract } from '../../contract/router.ts'
 import { IndexerResponseError } from '../../errors/mcp.ts'
 import { JobNotFoundError, ServiceNotFoundError } from '../../errors/notFound.ts'
@@ -55,6 +56,15 @@ export function createIndexerSource({
       if (response.status !== 200) throw new IndexerResponseError({ url: indexerUrl, status: response.status })
       // The REST detail adds the event history; get_job answers the document's Job without it.
       return JobSchema.parse(response.body)
+    },
+    async attestedSigner({ job }) {
+      const [detail, history] = await Promise.all([
+        request(() => client.jobs.getJob({ params: { id: job.jobId }, fetchOptions: fetchOptions() })),
+        request(() => client.services.getServiceEvents({ params: { id: job.serviceId }, fetchOptions: fetchOptions() })),
+      ])
+      if (detail.status !== 200) throw new IndexerResponseError({ url: indexerUrl, status: detail.status })
+      if (history.status !== 200) throw new IndexerResponseError({ url: indexerUrl, status: history.status })
+      return signingKeyAtAttestation(detail.body.events, history.body.events)
     },
   }
 }

@@ -1,6 +1,7 @@
 import { JobNotFoundError } from '../../errors/notFound.ts'
 import { assertServing } from '../../server/readers/assertServing.ts'
-import { getService, listServices } from '../../server/readers/index.ts'
+import { signingKeyAtAttestation } from '../../contract/signingKeyAtAttestation.ts'
+import { getJob, getService, getServiceEvents, listServices } from '../../server/readers/index.ts'
 import type { Store } from '../../server/store/createStore.ts'
 import type { MarketSource } from './MarketSource.ts'
 
@@ -27,6 +28,10 @@ export function createStoreSource(store: Store): CreateStoreSourceReturnType {
       const stored = store.job(jobId)
       if (stored === undefined) throw new JobNotFoundError({ jobId })
       return stored.job
+    },
+    async attestedSigner({ job }) {
+      const { events } = getJob(store, { jobId: BigInt(job.jobId) })
+      return signingKeyAtAttestation(events, getServiceEvents(store, { serviceId: BigInt(job.serviceId) }).events)
     },
   }
 }

@@ -33,7 +33,7 @@ try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env, defaultNetwork: '0g-mainnet' })
   const logger = createLogger({ level: config.logLevel, stream: process.stderr, base: { service: 'mcp-stdio' } })
   const log = (message: string): void => logger.info(message)
-  const context = { ...createToolContext(config, { log }), env: process.env }
+  const context = { ...createToolContext(config, { log, server: 'local' }), env: process.env }
   const dispatcher = createToolDispatcher(context, { tools: localTools })
   const server = createMarketMcpServer(dispatcher)
   // The client went away: closing the server aborts the calls still running (a `run` waiting for
@@ -45,10 +45,9 @@ try {
     })
   process.stdin.once('end', () => void server.close())
   await server.connect(new StdioServerTransport())
-  const source = config.indexerUrl === null ? `chain ${config.rpcUrl}` : `indexer ${config.indexerUrl}`
   logger.info(
     { version: packageVersion, network: config.network, chainId: config.chainId, registry: config.registry, escrow: config.escrow, tools: localTools.map((tool) => tool.name) },
-    `tee-market-mcp (stdio, 5 tools), network ${config.network}, reading ${source}`,
+    `tee-market-mcp (stdio, 5 tools), network ${config.network}, reading ${context.reading}`,
   )
 } catch (error) {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)

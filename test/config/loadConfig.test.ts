@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
+import { isSettingGiven } from '../../config/isSettingGiven.ts'
 import { loadConfig } from '../../config/loadConfig.ts'
 import type { Deployment } from '../../config/deployment.ts'
 import { writeDeploymentRecord } from '../../devnet/writeDeploymentRecord.ts'
@@ -56,6 +57,7 @@ test('default', () => {
     mcpPort: 8081,
     sellerPort: 8082,
     indexerUrl: null,
+    mcpSource: null,
     allowedHosts: [],
     allowedOrigins: [],
     metrics: 'on',
@@ -336,7 +338,20 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --allowed-hosts, --allowed-origins, --metrics, --log-level, --access-log."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --metrics, --log-level, --access-log."`)
+  })
+
+  test('--mcp-source and MCP_SOURCE: index or chain, unset by default; --mcp-port counts as given only when given', () => {
+    const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+    expect(load([]).mcpSource).toBeNull()
+    expect(load(['--mcp-source', 'chain']).mcpSource).toBe('chain')
+    expect(load([], { MCP_SOURCE: 'index' }).mcpSource).toBe('index')
+    expect(() => load(['--mcp-source', 'node'])).toThrow('--mcp-source must be index or chain, got "node".')
+    expect(isSettingGiven('mcpPort', { argv: [], env: {} })).toBe(false)
+    expect(isSettingGiven('mcpPort', { argv: [], env: { MCP_PORT: '' } })).toBe(false)
+    expect(isSettingGiven('mcpPort', { argv: ['--mcp-port', '0'], env: {} })).toBe(true)
+    expect(isSettingGiven('mcpPort', { argv: ['--mcp-port=8081'], env: {} })).toBe(true)
+    expect(isSettingGiven('mcpPort', { argv: [], env: { MCP_PORT: '8081' } })).toBe(true)
   })
 
   test('--allowed-hosts and --allowed-origins: comma-separated names, each checked', () => {

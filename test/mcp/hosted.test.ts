@@ -49,7 +49,10 @@ describe.each(['chain', 'indexer'] as const)('hosted MCP server reading the %s',
   beforeAll(async () => {
     rest = sourceName === 'indexer' ? await startRestServer() : undefined
     hosted = await spawnHostedMcp({
-      env: devnetEnv(devnet, { INDEXER_URL: rest?.baseUrl ?? '', MARKET_PRIVATE_KEY: buyerKey }),
+      env: devnetEnv(devnet, {
+        ...(rest === undefined ? { MCP_SOURCE: 'chain' } : { INDEXER_URL: rest.baseUrl }),
+        MARKET_PRIVATE_KEY: buyerKey,
+      }),
     })
     mcpUrl = `${hosted.url}/mcp`
     client = new Client({ name: 'hosted-test', version: '1.0.0' })
@@ -416,9 +419,25 @@ describe.each(['chain', 'indexer'] as const)('hosted MCP server reading the %s',
   })
 })
 
+describe('hosted MCP server with nothing named to read', () => {
+  test('no --indexer-url and no --mcp-source chain: it does not start, and says what to give', async () => {
+    await expect(spawnHostedMcp({ env: devnetEnv(devnet) })).rejects.toThrow(
+      'The hosted MCP server has no index to read. Run it inside the indexer (npm run serve -- --mcp-port <port>), ' +
+        'point it at a REST indexer (--indexer-url <url>), or, to read the node on every tool call (each call spends the ' +
+        "node's rate limit), say so with --mcp-source chain.",
+    )
+  })
+
+  test('--mcp-source chain with --indexer-url: refused, naming both', async () => {
+    await expect(
+      spawnHostedMcp({ env: devnetEnv(devnet, { MCP_SOURCE: 'chain', INDEXER_URL: 'http://127.0.0.1:9' }) }),
+    ).rejects.toThrow('--mcp-source chain reads the node, --indexer-url "http://127.0.0.1:9" a REST indexer: give one of them.')
+  })
+})
+
 describe('hosted MCP server whose chain does not answer', () => {
   test('GET /healthz: 503, ok false; tool calls fail with a clear error and the server keeps serving', async () => {
-    const hosted = await spawnHostedMcp({ env: devnetEnv({ ...devnet, rpcUrl: 'http://127.0.0.1:9' }) })
+    const hosted = await spawnHostedMcp({ env: devnetEnv({ ...devnet, rpcUrl: 'http://127.0.0.1:9' }, { MCP_SOURCE: 'chain' }) })
     try {
       const response = await fetch(`${hosted.url}/healthz`)
       expect(response.status).toBe(503)
@@ -441,7 +460,7 @@ describe('hosted MCP server whose chain does not answer', () => {
 describe('hosted MCP server behind a proxy (--allowed-hosts, --allowed-origins)', () => {
   test('the named host and origin are served, others refused', async () => {
     const hosted = await spawnHostedMcp({
-      env: devnetEnv(devnet, { MCP_ALLOWED_HOSTS: 'mcp.example.org', MCP_ALLOWED_ORIGINS: 'https://app.example.org' }),
+      env: devnetEnv(devnet, { MCP_SOURCE: 'chain', MCP_ALLOWED_HOSTS: 'mcp.example.org', MCP_ALLOWED_ORIGINS: 'https://app.example.org' }),
     })
     const post = (headers: Record<string, string>) =>
       httpRequest(hosted.url, '/mcp', {

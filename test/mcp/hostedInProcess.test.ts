@@ -214,7 +214,7 @@ describe('hosted MCP server whose chain answers slowly', () => {
   test('keep-alive comments open the event stream until the answer, alone and in a batch', async () => {
     // Every RPC request held 300 ms: verify_attestation reads the chain several times.
     const proxy = await startFaultProxy({ target: devnet.rpcUrl, faultRate: 1, kinds: ['delay'], delayMs: 300 })
-    const hosted = await startHostedMcpServer({ ...config, rpcUrl: proxy.url }, { log: () => {}, keepAliveMs: 100 })
+    const hosted = await startHostedMcpServer({ ...config, rpcUrl: proxy.url, mcpSource: 'chain' }, { log: () => {}, keepAliveMs: 100 })
     try {
       const call = toolCall(3, 'verify_attestation', { jobId: seededJobs.settled })
       for (const body of [call, [call]]) {

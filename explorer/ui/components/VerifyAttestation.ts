@@ -1,11 +1,10 @@
 import { useState } from 'preact/hooks'
-import type { Address } from 'viem'
 import { verifyAttestation, type VerifyAttestationReturnType } from '../../../chain/attestation/verifyAttestation.ts'
 import type { JobDetail } from '../../../contract/job.ts'
 import type { Service } from '../../../contract/service.ts'
 import type { ServiceEvent } from '../../../contract/serviceEvent.ts'
 import { html } from '../html.ts'
-import { signingKeyAt } from './signingKeyAt.ts'
+import { signingKeyAtAttestation } from '../../../contract/signingKeyAtAttestation.ts'
 
 export type VerifyAttestationProps = {
   job: JobDetail
@@ -23,15 +22,14 @@ export function VerifyAttestation({ job, service, history }: VerifyAttestationPr
   if (job.attestationText === undefined || job.attestationSignature === undefined) {
     return html`<p class="muted" data-verify="none">No attestation to verify: the job is ${job.stateName} (state ${job.state}), and a job carries its attestation from Attested on.</p>`
   }
-  const attested = job.events.find(({ event }) => event === 'JobAttested')
-  const keyThen = attested === undefined ? undefined : signingKeyAt(history, attested)
+  const keyThen = signingKeyAtAttestation(job.events, history)
   const verify = (): void =>
     setResult(
       verifyAttestation({
         text: job.attestationText as `0x${string}`,
         signature: job.attestationSignature as `0x${string}`,
         expectedSigner: service.signingAddress,
-        attestedSigner: keyThen as Address | undefined,
+        attestedSigner: keyThen,
       }),
     )
   return html`<div class="verify">

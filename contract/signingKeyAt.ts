@@ -1,5 +1,5 @@
-import type { JobEvent } from '../../../contract/job.ts'
-import type { ServiceEvent } from '../../../contract/serviceEvent.ts'
+import type { JobEvent } from './job.ts'
+import type { ServiceEvent } from './serviceEvent.ts'
 
 /**
  * The service's signing key in force at a job event, from its registry history: the key set by
