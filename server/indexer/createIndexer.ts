@@ -130,6 +130,7 @@ export function createIndexer(
       : undefined
   let firstBlock = typeof startBlock === 'bigint' ? startBlock : undefined
   let firstBlockTimestamp: bigint | undefined
+  const jobsRead = new Set<bigint>()
   let stopped = false
   let failures = 0
   let timer: NodeJS.Timeout | undefined
@@ -174,7 +175,6 @@ export function createIndexer(
       onReorg?.({ depth: cursor.number - (ancestor?.number ?? firstBlock - 1n), ancestor: ancestor?.number })
     }
     const fromBlock = store.sync.cursor === undefined ? firstBlock : store.sync.cursor.number + 1n
-    let suspects: bigint[] = []
     let headBlock = head.number
     if (fromBlock <= head.number) {
       const scan = await scanRange(client, {
@@ -188,15 +188,19 @@ export function createIndexer(
         firstBlock: { number: firstBlock, timestamp: firstBlockTimestamp },
         window,
         bloomCheckBlocks,
+        jobsRead,
         now,
       })
       headBlock = scan.toBlock
-      // Every job read in this scan is the chain's at the cursor now: its history must fit it.
-      suspects = [...scan.jobIds].filter((jobId) => {
-        const stored = store.job(jobId)
-        return stored !== undefined && checkJobHistory(stored.job, stored.events) !== 'consistent'
-      })
     }
+    // Every job read since the last check is the chain's at the cursor now, or behind it by events
+    // this scan applied: its history must fit it. Jobs read by a scan that failed are checked here
+    // too: a later window's failure (creations found missing) may come after theirs was applied.
+    const suspects = [...jobsRead].filter((jobId) => {
+      const stored = store.job(jobId)
+      return stored !== undefined && checkJobHistory(stored.job, stored.events) !== 'consistent'
+    })
+    jobsRead.clear()
     // The rolling round starts after the initial back-fill, which read every record it holds just
     // now (its suspects, and any a failed repair left, are checked at once): the back-fill is not
     // held up by a round.

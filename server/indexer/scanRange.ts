@@ -28,6 +28,11 @@ export type ScanRangeParameters = {
    * back-fill through a rate-limited node can take hours.
    */
   readAtMaxAgeMs?: number | undefined
+  /**
+   * Every job read is added here as its window is applied, and stays when a later window fails:
+   * the caller checks their histories against their records once a scan has gone through.
+   */
+  jobsRead: Set<bigint>
   /** Called after each window is applied (for progress logs). */
   onWindow?: ((window: { fromBlock: bigint; toBlock: bigint; logs: number }) => void) | undefined
   now?: () => number
@@ -36,8 +41,6 @@ export type ScanRangeParameters = {
 export type ScanRangeReturnType = {
   /** Where the scan ended: `toBlock`, or a later head it went on to. */
   toBlock: bigint
-  /** The jobs read in this scan, each at `toBlock`'s state or an earlier head's that its events since caught up with. */
-  jobIds: ReadonlySet<bigint>
 }
 
 /**
@@ -78,6 +81,7 @@ export async function scanRange(
     window,
     bloomCheckBlocks,
     readAtMaxAgeMs = 5_000,
+    jobsRead,
     onWindow,
     now = Date.now,
   }: ScanRangeParameters,
@@ -123,12 +127,15 @@ export async function scanRange(
       throw error
     }
     applyLogs(store, read)
-    for (const jobId of read.jobs.keys()) readJobsAt.set(jobId, target)
+    for (const jobId of read.jobs.keys()) {
+      readJobsAt.set(jobId, target)
+      jobsRead.add(jobId)
+    }
     window.succeeded(to - from + 1n)
     onWindow?.({ fromBlock: from, toBlock: to, logs: read.logs.length })
     from = to + 1n
   }
-  return { toBlock: target, jobIds: new Set(readJobsAt.keys()) }
+  return { toBlock: target }
 }
 
 /**
