@@ -1,5 +1,8 @@
 import type { Service } from '../../contract/service.ts'
+import { isAddressEqual } from 'viem'
 import { PriceAboveCapError, PromptTooLargeError, ServiceInactiveError } from '../../errors/run.ts'
+import { SellerNotAllowedError, ServiceNotAllowedError } from '../../errors/spend.ts'
+import type { SpendSettings } from './readRunSettings.ts'
 
 export type CheckRunnableParameters = {
   /** The service as the registry holds it now. */
@@ -7,6 +10,8 @@ export type CheckRunnableParameters = {
   prompt: string
   /** `MARKET_MAX_PRICE_WEI`, parsed; null for no cap. */
   maxPrice: bigint | null
+  /** `MARKET_ALLOWED_SERVICES` and `MARKET_ALLOWED_SELLERS`, parsed. */
+  allowed: Pick<SpendSettings, 'allowedServices' | 'allowedSellers'>
 }
 
 export type CheckRunnableReturnType = {
@@ -16,8 +21,12 @@ export type CheckRunnableReturnType = {
 }
 
 /** The checks on the service and the prompt that come before any transaction. */
-export function checkRunnable({ service, prompt, maxPrice }: CheckRunnableParameters): CheckRunnableReturnType {
+export function checkRunnable({ service, prompt, maxPrice, allowed: { allowedServices, allowedSellers } }: CheckRunnableParameters): CheckRunnableReturnType {
   const serviceId = BigInt(service.serviceId)
+  if (allowedServices !== null && !allowedServices.includes(serviceId)) throw new ServiceNotAllowedError({ serviceId, allowed: allowedServices })
+  if (allowedSellers !== null && !allowedSellers.some((seller) => isAddressEqual(seller, service.seller))) {
+    throw new SellerNotAllowedError({ serviceId, seller: service.seller, allowed: allowedSellers })
+  }
   if (!service.active) throw new ServiceInactiveError({ serviceId })
   const input = new TextEncoder().encode(prompt)
   const maxInputBytes = BigInt(service.maxInputBytes)

@@ -1,10 +1,29 @@
-import type { PrivateKeyAccount } from 'viem'
+import { homedir } from 'node:os'
+import { isAbsolute, join } from 'node:path'
+import { getAddress, isAddress, type Address, type PrivateKeyAccount } from 'viem'
 import { RunSettingError } from '../../errors/run.ts'
 import { parseBuyerKey } from './parseBuyerKey.ts'
 
 export type ReadRunSettingsParameters = {
   /** The local server's environment, read at each call so a fixed variable needs no restart. */
   env: Readonly<Record<string, string | undefined>>
+}
+
+/**
+ * Limits only the person sets: they live in the server's environment, which the agent calling
+ * `run` cannot change.
+ */
+export type SpendSettings = {
+  /** `MARKET_SPEND_LIMIT_WEI`: the most `run` may escrow in any 24 hours; null for no limit. */
+  limit: bigint | null
+  /** `MARKET_SPEND_LEDGER`: where payments are counted, shared by every server of this person. */
+  ledgerPath: string
+  /** `MARKET_ALLOWED_SERVICES`: the only service ids `run` may pay; null for any. */
+  allowedServices: readonly bigint[] | null
+  /** `MARKET_ALLOWED_SELLERS`: the only sellers `run` may pay (EIP-55); null for any. */
+  allowedSellers: readonly Address[] | null
+  /** `MARKET_CONFIRM_ABOVE_WEI`: a price above it needs the person's confirmation; null for never. */
+  confirmAbove: bigint | null
 }
 
 export type RunSettings = {
@@ -18,20 +37,33 @@ export type RunSettings = {
    * (the reference seller: `http://127.0.0.1:8082/outputs/{jobId}`); null to skip fetching.
    */
   outputUrl: string | null
+  spend: SpendSettings
 }
 
 const defaultPollIntervalMs = 2_000
+const weiPattern = /^(0|[1-9][0-9]{0,77})$/
+const weiExpects = 'a whole number of wei (digits only, no sign, no leading zeros)'
+
+/** `~/.tee-market/spend.json`: one ledger per person, whichever client starts the server. */
+export const defaultSpendLedgerPath = join(homedir(), '.tee-market', 'spend.json')
+
+/** The environment variables `run` reads, as `--help` lines. */
+export const runSettingsHelp = `  MARKET_PRIVATE_KEY        the buyer wallet's private key (0x + 64 hex digits); only run uses it, never shown
+  MARKET_MAX_PRICE_WEI      refuse a service priced above this many wei per call
+  MARKET_SPEND_LIMIT_WEI    the most run may escrow in any 24 hours, counted in the ledger across restarts
+  MARKET_SPEND_LEDGER       the ledger file (absolute path; default ~/.tee-market/spend.json)
+  MARKET_ALLOWED_SERVICES   the only service ids run may pay, comma-separated
+  MARKET_ALLOWED_SELLERS    the only seller addresses run may pay, comma-separated
+  MARKET_CONFIRM_ABOVE_WEI  above this price the person confirms each payment (MCP elicitation)
+  MARKET_OUTPUT_URL         where the seller serves outputs, {jobId} for the job id
+  MARKET_POLL_INTERVAL_MS   how often a job is polled until settled (default 2000)`
 
 /** Reads and checks every `run` setting before anything is paid. */
 export function readRunSettings({ env }: ReadRunSettingsParameters): RunSettings {
   const account = parseBuyerKey({ privateKey: env.MARKET_PRIVATE_KEY })
   return {
     account,
-    maxPrice: optional(env.MARKET_MAX_PRICE_WEI, (text) =>
-      /^(0|[1-9][0-9]{0,77})$/.test(text)
-        ? BigInt(text)
-        : fail('MARKET_MAX_PRICE_WEI', text, 'a whole number of wei (digits only, no sign, no leading zeros)'),
-    ) ?? null,
+    maxPrice: readWei(env, 'MARKET_MAX_PRICE_WEI'),
     pollIntervalMs:
       optional(env.MARKET_POLL_INTERVAL_MS, (text) =>
         /^[1-9][0-9]{0,6}$/.test(text) && Number(text) >= 50
@@ -43,7 +75,42 @@ export function readRunSettings({ env }: ReadRunSettingsParameters): RunSettings
         ? text
         : fail('MARKET_OUTPUT_URL', text, 'an http:// or https:// URL containing {jobId}, e.g. http://127.0.0.1:8082/outputs/{jobId}'),
     ) ?? null,
+    spend: {
+      limit: readWei(env, 'MARKET_SPEND_LIMIT_WEI'),
+      ledgerPath:
+        optional(env.MARKET_SPEND_LEDGER, (text) =>
+          isAbsolute(text) ? text : fail('MARKET_SPEND_LEDGER', text, 'an absolute file path, e.g. /home/me/.tee-market/spend.json'),
+        ) ?? defaultSpendLedgerPath,
+      allowedServices: readList(env, 'MARKET_ALLOWED_SERVICES', 'a comma-separated list of service ids, e.g. 1,4', (item) =>
+        /^[1-9][0-9]{0,77}$/.test(item) ? BigInt(item) : undefined,
+      ),
+      allowedSellers: readList(env, 'MARKET_ALLOWED_SELLERS', 'a comma-separated list of seller addresses (0x + 40 hex digits)', (item) =>
+        isAddress(item, { strict: false }) ? getAddress(item) : undefined,
+      ),
+      confirmAbove: readWei(env, 'MARKET_CONFIRM_ABOVE_WEI'),
+    },
   }
+}
+
+function readWei(env: ReadRunSettingsParameters['env'], variable: string): bigint | null {
+  return optional(env[variable], (text) => (weiPattern.test(text) ? BigInt(text) : fail(variable, text, weiExpects))) ?? null
+}
+
+/** A comma-separated list; an empty one, or one with an item `parse` rejects, is refused rather than read as "anything". */
+function readList<item>(
+  env: ReadRunSettingsParameters['env'],
+  variable: string,
+  expects: string,
+  parse: (item: string) => item | undefined,
+): item[] | null {
+  return (
+    optional(env[variable], (text) => {
+      const items = text.split(',').map((part) => part.trim()).filter((part) => part !== '')
+      const parsed = items.map(parse)
+      if (items.length === 0 || parsed.some((item) => item === undefined)) fail(variable, text, expects)
+      return parsed as item[]
+    }) ?? null
+  )
 }
 
 function optional<T>(value: string | undefined, parse: (text: string) => T): T | undefined {

@@ -3,21 +3,27 @@ import { getChainId } from 'viem/actions'
 import type { Job } from '../../contract/job.ts'
 import type { RunResult } from '../../contract/mcp.ts'
 import {
+  CreateJobRejectedError,
+  CreateJobRevertedError,
   JobEndedUnsettledError,
   JobExpiredRefundedError,
   RefundFailedError,
   RunCancelledError,
   RunInterruptedError,
 } from '../../errors/run.ts'
-import type { ToolProgress } from '../tools/defineTool.ts'
+import { checkSpendLimit } from '../spend/checkSpendLimit.ts'
+import { releaseSpend } from '../spend/releaseSpend.ts'
+import { reserveSpend } from '../spend/reserveSpend.ts'
+import type { ToolCallExtra, ToolProgress } from '../tools/defineTool.ts'
 import type { MarketSource } from '../source/MarketSource.ts'
 import { verifyJobAttestation } from '../verify/verifyJobAttestation.ts'
 import { checkRunnable } from './checkRunnable.ts'
+import { confirmPayment } from './confirmPayment.ts'
 import { fetchJobOutput, type FetchJobOutputReturnType } from './fetchJobOutput.ts'
 import { prepareCreateJob } from './prepareCreateJob.ts'
 import { reclaimExpiredJob } from './reclaimExpiredJob.ts'
 import { readRunSettings, type RunSettings } from './readRunSettings.ts'
-import { sendCreateJob } from './sendCreateJob.ts'
+import { sendCreateJob, type SendCreateJobReturnType } from './sendCreateJob.ts'
 import { waitForJobOutcome, type WaitForJobOutcomeReturnType } from './waitForJobOutcome.ts'
 
 export type RunJobParameters = {
@@ -35,6 +41,8 @@ export type RunJobParameters = {
   signal?: AbortSignal | undefined
   /** Progress while waiting for settlement, when the caller asked for it. */
   reportProgress?: ((progress: ToolProgress) => Promise<void>) | undefined
+  /** Asks the person, when the client can (see ToolCallExtra). */
+  confirm?: ToolCallExtra['confirm']
 }
 
 export type RunJobReturnType = RunResult
@@ -51,16 +59,39 @@ const expiryGraceMs = 15_000
  */
 export async function runJob(
   client: Client,
-  { chain, escrow, explorerUrl, env, serviceId, prompt, timeoutSec, log, signal, reportProgress }: RunJobParameters,
+  { chain, escrow, explorerUrl, env, serviceId, prompt, timeoutSec, log, signal, reportProgress, confirm }: RunJobParameters,
 ): Promise<RunJobReturnType> {
   const settings = readRunSettings({ env })
-  const { account } = settings
+  const { account, spend } = settings
   const service = await chain.getService({ serviceId })
-  const { input, price } = checkRunnable({ service, prompt, maxPrice: settings.maxPrice })
+  const { input, price } = checkRunnable({ service, prompt, maxPrice: settings.maxPrice, allowed: spend })
   const { request } = await prepareCreateJob(client, { account, escrow, serviceId, price, input, timeoutSec })
 
+  // The ledger is kept once the person asks for a limit or confirmations (which show today's spending).
+  const counted = spend.limit !== null || spend.confirmAbove !== null
+  if (counted) {
+    const { spent } = await checkSpendLimit({ path: spend.ledgerPath, limit: spend.limit, price })
+    if (spend.confirmAbove !== null && price > spend.confirmAbove) {
+      await confirmPayment(confirm, { service, price, threshold: spend.confirmAbove, spent, limit: spend.limit })
+    }
+  }
   if (signal?.aborted) throw new RunCancelledError()
-  const { jobId, transactionHash } = await sendCreateJob(client, { account, escrow, request })
+  const reservation = counted
+    ? await reserveSpend({ path: spend.ledgerPath, limit: spend.limit, price, serviceId, buyer: account.address })
+    : undefined
+  let sent: SendCreateJobReturnType
+  try {
+    sent = await sendCreateJob(client, { account, escrow, request })
+  } catch (error) {
+    // No escrow left the wallet: the reservation is taken back. An unconfirmed send stays counted.
+    if (reservation !== undefined && (error instanceof CreateJobRejectedError || error instanceof CreateJobRevertedError)) {
+      await releaseSpend({ path: spend.ledgerPath, id: reservation.id }).catch((cause: unknown) =>
+        log(`run: the spend ledger still counts ${price} wei that was not paid: ${cause instanceof Error ? cause.message : String(cause)}`),
+      )
+    }
+    throw error
+  }
+  const { jobId, transactionHash } = sent
   log(`run: job ${jobId} created for service ${serviceId} in ${transactionHash}`)
 
   const startedAt = Date.now()

@@ -7,10 +7,11 @@ import { packageVersion } from '../../server/logging/packageVersion.ts'
 import { createMarketMcpServer } from '../server/createMarketMcpServer.ts'
 import { createToolContext } from '../server/createToolContext.ts'
 import { createToolDispatcher } from '../server/createToolDispatcher.ts'
+import { runSettingsHelp } from '../run/readRunSettings.ts'
 import { localTools } from '../tools/localTools.ts'
 
 // Local MCP server over stdio (`npx tee-market-mcp`, five tools). Network: 0g-mainnet unless
-// --network or MARKET_NETWORK says otherwise; everything else as for the indexer (RPC_URL, ...).
+// --network or MARKET_NETWORK says otherwise; the chain and indexer settings as for the indexer (RPC_URL, ...).
 // stdout carries only protocol messages: the log goes to stderr (JSON lines, --log-level /
 // LOG_LEVEL), and anything printed by a library goes there too.
 console.log = console.error
@@ -24,8 +25,10 @@ The local MCP server over stdio: list_services, get_service, get_job, verify_att
 
   -h, --help     print this and exit
   -V, --version  print the version and exit
-${describeConfigFlags()}
-  (env MARKET_PRIVATE_KEY, MARKET_OUTPUT_URL: see mcp/README.md)`
+${describeConfigFlags({ only: ['network', 'rpcUrls', 'chainId', 'registry', 'escrow', 'deploymentPath', 'explorerUrl', 'indexerUrl', 'logLevel'] })}
+
+What run may spend (environment only, so that the agent cannot change it; see mcp/README.md):
+${runSettingsHelp}`
 
 if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)
 

@@ -6,12 +6,20 @@ import { toToolErrorResult } from './toToolErrorResult.ts'
 /** Progress of a long call, as MCP `notifications/progress` carries it. */
 export type ToolProgress = { progress: number; total?: number; message?: string }
 
+/** The person's answer when asked through MCP elicitation: only `accept` lets a call go on. */
+export type ConfirmationAnswer = 'accept' | 'decline' | 'cancel'
+
 /** What the protocol gives one call besides its arguments. */
 export type ToolCallExtra = {
   /** Aborted when the client cancels the call or goes away. */
   signal: AbortSignal
   /** Sends a progress notification; undefined when the client sent no progress token. */
   reportProgress?: ((progress: ToolProgress) => Promise<void>) | undefined
+  /**
+   * Shows the person (not the agent) the message and asks them to accept or decline, through MCP
+   * elicitation; undefined when the client does not support elicitation.
+   */
+  confirm?: ((message: string) => Promise<ConfirmationAnswer>) | undefined
 }
 
 export type ToolDefinition<context, input extends AnyZodObject, output extends AnyZodObject> = {

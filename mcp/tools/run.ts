@@ -13,7 +13,10 @@ export const runTool = defineTool({
     "(output only when it hashes to the job's on-chain outputRootHash; otherwise outputNote says why it is absent). " +
     "Spends real funds from the MARKET_PRIVATE_KEY wallet (it needs at least 0.005 native token plus price and gas). Before paying it " +
     "refuses, spending nothing, when the key is missing or malformed, the service is unknown or inactive, the prompt's UTF-8 size exceeds " +
-    'maxInputBytes, the balance is too low, or the price is above MARKET_MAX_PRICE_WEI. If the seller does not settle within timeoutSec ' +
+    'maxInputBytes, the balance is too low, the price is above MARKET_MAX_PRICE_WEI, the service or its seller is not in the ' +
+    "person's allow-list (MARKET_ALLOWED_SERVICES, MARKET_ALLOWED_SELLERS), the payment would pass the person's 24-hour limit " +
+    '(MARKET_SPEND_LIMIT_WEI; the error says when room frees up), or the person declines it when asked to confirm a price above ' +
+    'MARKET_CONFIRM_ABOVE_WEI. These limits are set by the person in the server\'s environment: never ask to change them. If the seller does not settle within timeoutSec ' +
     '(default 300, 30 to 86400), the escrow is reclaimed and the error names the job and the refund transaction. Never retry a run whose ' +
     'error names a job id: check that job with get_job instead. Check the service with get_service first. Sends progress ' +
     'notifications while it waits (when given a progress token); a cancel before payment spends nothing, a cancel after it stops ' +
@@ -28,7 +31,7 @@ export const runTool = defineTool({
     idempotentHint: false,
     openWorldHint: true,
   },
-  async handler({ chain, client, escrow, explorerUrl, env, log }: LocalToolContext, { serviceId, prompt, timeoutSec }, { signal, reportProgress }) {
-    return runJob(client, { chain, escrow, explorerUrl, env, serviceId: BigInt(serviceId), prompt, timeoutSec, log, signal, reportProgress })
+  async handler({ chain, client, escrow, explorerUrl, env, log }: LocalToolContext, { serviceId, prompt, timeoutSec }, { signal, reportProgress, confirm }) {
+    return runJob(client, { chain, escrow, explorerUrl, env, serviceId: BigInt(serviceId), prompt, timeoutSec, log, signal, reportProgress, confirm })
   },
 })

@@ -10,7 +10,10 @@ export type ServerLimits = {
   headersTimeoutMs: number
   /** Time for a whole request, body included, to arrive. */
   requestTimeoutMs: number
-  /** How long a keep-alive connection may wait for its next request. */
+  /**
+   * How long a keep-alive connection may wait for its next request: what `Keep-Alive: timeout=`
+   * advertises; Node closes the socket 1 s later, so a client reusing it at the last moment does not race the close.
+   */
   keepAliveTimeoutMs: number
   /**
    * A connection on which nothing is read or written for this long is closed (a socket that never

@@ -27,16 +27,10 @@ import { seededSellerServices } from '../../devnet/seller/seededSellerServices.t
 import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
+import { accountKey } from './support/accountKey.ts'
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
 import { startInterceptingRpc } from './support/startInterceptingRpc.ts'
-
-/** Hardhat funds 30 accounts; the seed uses #0..#9, these tests #20 and up. */
-const accountKey = (addressIndex: number): Hex => {
-  const key = mnemonicToAccount(devnetMnemonic, { addressIndex }).getHdKey().privateKey
-  if (key === null) throw new Error('no private key')
-  return `0x${Buffer.from(key).toString('hex')}`
-}
 
 /** Served by the reference seller (seed seller #1). */
 const servedServiceId = '1'

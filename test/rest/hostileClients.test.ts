@@ -1,17 +1,8 @@
-import { readFile } from 'node:fs/promises'
 import { connect, type Socket } from 'node:net'
-import { zeroAddress } from 'viem'
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { loadConfig } from '../../config/loadConfig.ts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ErrorBodySchema } from '../../contract/error.ts'
-import { createSellerStore } from '../../devnet/seller/createSellerStore.ts'
-import { serveOutputs } from '../../devnet/seller/serveOutputs.ts'
-import { startHostedMcpServer } from '../../mcp/hosted/startHostedMcpServer.ts'
-import { buildApp } from '../../server/http/buildApp.ts'
 import type { ServerLimits } from '../../server/http/hardenServer.ts'
-import { createStore } from '../../server/store/createStore.ts'
-import { deploymentArgv } from '../support/deploymentArgv.ts'
-import { openApiPath } from './startRestServer.ts'
+import { startHostedMcp, startRest, startSeller, type HardenedServer } from './startHardenedServers.ts'
 
 // Every HTTP server we ship (REST, hosted MCP, the reference seller's outputs), with limits small
 // enough to watch: half-sent requests and silent sockets are closed, a flood of connections is
@@ -23,32 +14,6 @@ const limits: ServerLimits = {
   keepAliveTimeoutMs: 400,
   idleTimeoutMs: 800,
   maxConnections: 20,
-}
-
-type Served = { name: string; port: number; path: string; close: () => Promise<void> }
-
-async function startRest(): Promise<Served> {
-  const store = createStore({ pollIntervalMs: 1_000, chainId: 31337, network: 'devnet' })
-  const app = buildApp({ store, mode: 'production', openApiText: await readFile(openApiPath, 'utf8'), docsHtml: '<!doctype html>', limits })
-  const url = await app.listen({ port: 0, host: '127.0.0.1' })
-  return { name: 'REST', port: Number(new URL(url).port), path: '/v1/stats', close: () => app.close() }
-}
-
-async function startMcp(): Promise<Served> {
-  const { rpcUrl, deployment } = inject('devnet')
-  const config = loadConfig({
-    argv: ['--network', 'devnet', '--rpc-url', rpcUrl, ...deploymentArgv(deployment), '--host', '127.0.0.1', '--mcp-port', '0'],
-    env: {},
-  })
-  const store = createStore({ pollIntervalMs: 1_000, chainId: 31337, network: 'devnet' })
-  const hosted = await startHostedMcpServer(config, { store, log: () => {}, limits })
-  return { name: 'hosted MCP', port: Number(new URL(hosted.url).port), path: '/healthz', close: hosted.close }
-}
-
-async function startSeller(): Promise<Served> {
-  const store = createSellerStore({ chainKey: '' })
-  const served = await serveOutputs(store, { port: 0, sellers: [], chainId: 31337, escrow: zeroAddress, limits })
-  return { name: 'seller', port: Number(new URL(served.url).port), path: '/outputs/1', close: served.close }
 }
 
 type RawAnswer = { status: number; headers: Record<string, string>; body: string; closedAfterMs: number }
@@ -87,13 +52,13 @@ async function getStatus(port: number, path: string): Promise<number> {
 
 describe.each([
   ['REST', startRest],
-  ['hosted MCP', startMcp],
+  ['hosted MCP', startHostedMcp],
   ['seller', startSeller],
 ] as const)('%s server', (_, start) => {
-  let served: Served
+  let served: HardenedServer
 
   beforeAll(async () => {
-    served = await start()
+    served = await start(limits)
   })
   afterAll(() => served?.close())
 

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
 import { fileURLToPath } from 'node:url'
 
 export const projectRoot = fileURLToPath(new URL('../../..', import.meta.url))
@@ -16,8 +16,14 @@ export type StdioMcp = {
   close: () => Promise<void>
 }
 
+export type ConnectStdioMcpParameters = {
+  env: Record<string, string>
+  /** The person's side of MCP elicitation: given, the client declares the `elicitation` capability and answers with it. */
+  elicit?: ((params: ElicitRequest['params']) => Promise<ElicitResult>) | undefined
+}
+
 /** Starts `bin/tee-market-mcp.js` (no arguments) through the SDK's stdio client transport. */
-export async function connectStdioMcp({ env }: { env: Record<string, string> }): Promise<StdioMcp> {
+export async function connectStdioMcp({ env, elicit }: ConnectStdioMcpParameters): Promise<StdioMcp> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [binPath],
@@ -27,7 +33,8 @@ export async function connectStdioMcp({ env }: { env: Record<string, string> }):
   })
   let stderr = ''
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const client = new Client({ name: 'stdio-test', version: '1.0.0' })
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' }, elicit === undefined ? {} : { capabilities: { elicitation: {} } })
+  if (elicit !== undefined) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params))
   await client.connect(transport)
   return {
     client,
