@@ -1,6 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { reserveSpend } from '../../mcp/spend/reserveSpend.ts'
 import { SpendLedgerSchema } from '../../mcp/spend/spendLedgerFile.ts'
@@ -9,6 +12,7 @@ import { SpendLedgerSchema } from '../../mcp/spend/spendLedgerFile.ts'
 // and a write of the file) take no more than the limit, and a lock left by a crashed holder is broken.
 
 let folder: string
+const run = promisify(execFile)
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'tee-market-ledger-'))
@@ -29,6 +33,19 @@ test('default: 20 reservations at once against room for 5: exactly 5 are recorde
   const ledger = SpendLedgerSchema.parse(JSON.parse(await readFile(path, 'utf8')))
   expect(ledger.entries).toHaveLength(5)
 })
+
+test('four processes racing on one ledger, ten reservations each against room for 5: exactly 5 are recorded', async () => {
+  const path = join(folder, 'processes', 'spend.json')
+  const script = fileURLToPath(new URL('./support/reserveSpendInProcess.ts', import.meta.url))
+  const recorded = await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', script, path, '10', '500', '100'])
+      return Number(stdout)
+    }),
+  )
+  expect(recorded.reduce((sum, count) => sum + count, 0)).toBe(5)
+  expect(SpendLedgerSchema.parse(JSON.parse(await readFile(path, 'utf8'))).entries).toHaveLength(5)
+}, 60_000)
 
 test('a lock file left by a process that is gone is broken', async () => {
   const path = join(folder, 'stale', 'spend.json')
