@@ -5,7 +5,7 @@ import { isSettingGiven } from '../config/isSettingGiven.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
 import { startRestIndexer } from './http/startRestIndexer.ts'
-import { checkIndexerNode } from './indexer/startIndexer.ts'
+import { checkIndexerNode, createNodeTransports } from './indexer/startIndexer.ts'
 import { createLogger } from './logging/createLogger.ts'
 
 /**
@@ -30,13 +30,16 @@ try {
   const config = loadConfig({ argv: process.argv.slice(2), env: process.env })
   // A wrong chain, a missing contract or a node that never answers is an exit a supervisor sees,
   // not an indexer that polls forever or serves an empty market.
-  const { unreachable } = await checkIndexerNode(config)
+  // The check's calls count against each node's rate limit, like the indexer's after it.
+  const rpc = createNodeTransports(config)
+  const { unreachable } = await checkIndexerNode(config, { rpc })
   const logger = createLogger({ level: config.logLevel, base: { service: 'rest' } })
   for (const error of unreachable) logger.warn({ err: error.message }, 'fallback RPC node unreachable at start-up, starting on the others')
   const server = await startRestIndexer(config, {
     mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
     logger,
     progressTty: process.stderr.isTTY ? process.stderr : undefined,
+    rpc,
   })
   console.log(`REST indexer (${config.network}) serving on ${server.url}`)
   // Only when asked: an indexer alone is still the default deployment of `npm run serve`.

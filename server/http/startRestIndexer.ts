@@ -4,7 +4,7 @@ import { pino } from 'pino'
 import type { Config } from '../../config/ConfigSchema.ts'
 import { redactUrl } from '../../config/redactUrl.ts'
 import { describeFailure } from '../indexer/createIndexer.ts'
-import { startIndexer } from '../indexer/startIndexer.ts'
+import { startIndexer, type StartIndexerOptions } from '../indexer/startIndexer.ts'
 import type { Logger } from '../logging/createLogger.ts'
 import { packageVersion } from '../logging/packageVersion.ts'
 import { describeNodeLimits } from '../logging/describeNodeLimits.ts'
@@ -27,6 +27,8 @@ export type StartRestIndexerParameters = {
   progressTty?: NodeJS.WriteStream | undefined
   /** Between two back-fill progress lines (default 5 s). */
   progressIntervalMs?: number | undefined
+  /** The nodes' transports, when the caller made them for its start-up check (see startIndexer). */
+  rpc?: StartIndexerOptions['rpc']
 }
 
 export type StartRestIndexerReturnType = {
@@ -48,7 +50,7 @@ const openApiPath = fileURLToPath(new URL('../../openapi.json', import.meta.url)
  */
 export async function startRestIndexer(
   config: Config,
-  { mode, logger: given, progressTty, progressIntervalMs }: StartRestIndexerParameters,
+  { mode, logger: given, progressTty, progressIntervalMs, rpc: nodes }: StartRestIndexerParameters,
 ): Promise<StartRestIndexerReturnType> {
   const logger = given === false ? pino({ enabled: false }) : given
   const log = logger.child({ component: 'indexer' })
@@ -58,6 +60,7 @@ export async function startRestIndexer(
   const registry = config.metrics === 'off' ? undefined : createMetricsRegistry({ service: 'rest' })
   const metrics = registry === undefined ? undefined : addIndexerMetrics({ registry, rpc, startBlock: config.startBlock })
   const indexer = startIndexer(config, {
+    rpc: nodes,
     observeTransport: rpc.wrap,
     onError: (error) => {
       metrics?.onFailedPoll()

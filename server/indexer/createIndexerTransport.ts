@@ -18,6 +18,8 @@ export type RpcNodeLimits = RpcLimiterState & {
 
 export type CreateIndexerTransportReturnType = {
   transport: Transport
+  /** Each node's own transport, behind its limiter, in the order of `urls` (the start-up check asks each). */
+  nodes: readonly { url: string; transport: Transport }[]
   /** Each node's limiter, in the order of `urls`. */
   limits: () => RpcNodeLimits[]
 }
@@ -35,11 +37,12 @@ export function createIndexerTransport({ urls, requestsPerSecond, batchSize, tim
     // Retries are the limiter's (rate limits) and the indexer's own (backoff, never skipping);
     // batching turns each window's reads into one request.
     const transport = limiter.wrap(http(url, { batch: { batchSize }, retryCount: 0, timeout: timeoutMs }))
-    return { url: redactUrl(url), limiter, transport }
+    return { url, limiter, transport }
   })
   const transport = nodes.length === 1 ? (nodes[0] as (typeof nodes)[number]).transport : fallback(nodes.map((node) => node.transport), { retryCount: 0 })
   return {
     transport,
-    limits: () => nodes.map(({ url, limiter }) => ({ url, ...limiter.state })),
+    nodes: nodes.map(({ url, transport: node }) => ({ url, transport: node })),
+    limits: () => nodes.map(({ url, limiter }) => ({ url: redactUrl(url), ...limiter.state })),
   }
 }

@@ -4,7 +4,7 @@ import { redactUrl } from '../../config/redactUrl.ts'
 import { NodeUnreachableError } from '../../errors/chain.ts'
 import { checkNode } from './checkNode.ts'
 import { createIndexer, describeFailure, type CreateIndexerParameters, type Indexer } from './createIndexer.ts'
-import { createIndexerTransport, type RpcNodeLimits } from './createIndexerTransport.ts'
+import { createIndexerTransport, type CreateIndexerTransportReturnType, type RpcNodeLimits } from './createIndexerTransport.ts'
 
 export type StartIndexerParameters = Pick<
   Config,
@@ -14,6 +14,11 @@ export type StartIndexerParameters = Pick<
 export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg' | 'onLogRangeLimit'> & {
   /** Per-request timeout of the RPC client (default 10,000 ms). */
   timeoutMs?: number
+  /**
+   * The nodes' transports when the caller made them (createNodeTransports), so that calls made
+   * before the indexer starts (the start-up check) count against the same rate limits.
+   */
+  rpc?: CreateIndexerTransportReturnType | undefined
   /** Wraps the RPC transport, e.g. to count calls (see server/metrics/createRpcObserver). */
   observeTransport?: ((transport: Transport) => Transport) | undefined
 }
@@ -33,14 +38,9 @@ const batchSize = 100
  */
 export function startIndexer(
   config: StartIndexerParameters,
-  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, onLogRangeLimit, observeTransport = (transport) => transport }: StartIndexerOptions = {},
+  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, onLogRangeLimit, observeTransport = (transport) => transport, rpc }: StartIndexerOptions = {},
 ): StartIndexerReturnType {
-  const { transport, limits } = createIndexerTransport({
-    urls: [config.rpcUrl, ...(config.fallbackRpcUrls ?? [])],
-    requestsPerSecond: config.rpcRateLimit ?? undefined,
-    batchSize,
-    timeoutMs,
-  })
+  const { transport, limits } = rpc ?? createNodeTransports(config, { timeoutMs })
   const client = createPublicClient({ transport: observeTransport(transport) })
   const startBlock =
     config.startBlock ?? (config.deployTimestamp === null ? 0n : { timestamp: BigInt(config.deployTimestamp) })
@@ -64,6 +64,22 @@ export function startIndexer(
   return Object.assign(indexer, { rpcLimits: limits })
 }
 
+/**
+ * Each configured node behind its own rate limiter (`--rpc-rate-limit`), and all of them behind
+ * viem's fallback: what the indexer reads through (see createIndexerTransport).
+ */
+export function createNodeTransports(
+  config: Pick<Config, 'rpcUrl'> & Partial<Pick<Config, 'fallbackRpcUrls' | 'rpcRateLimit'>>,
+  { timeoutMs = 10_000 }: { timeoutMs?: number } = {},
+): CreateIndexerTransportReturnType {
+  return createIndexerTransport({
+    urls: [config.rpcUrl, ...(config.fallbackRpcUrls ?? [])],
+    requestsPerSecond: config.rpcRateLimit ?? undefined,
+    batchSize,
+    timeoutMs,
+  })
+}
+
 export type CheckIndexerNodeReturnType = {
   /** Fallback nodes that did not answer within `waitMs`: the indexer starts on the others. */
   unreachable: NodeUnreachableError[]
@@ -78,12 +94,21 @@ export type CheckIndexerNodeReturnType = {
  */
 export async function checkIndexerNode(
   config: Pick<Config, 'rpcUrl' | 'chainId' | 'registry' | 'escrow'> & Partial<Pick<Config, 'fallbackRpcUrls'>>,
-  { waitMs, timeoutMs = 10_000 }: { waitMs?: number; timeoutMs?: number } = {},
+  {
+    waitMs,
+    timeoutMs = 10_000,
+    rpc,
+  }: {
+    waitMs?: number
+    timeoutMs?: number
+    /** The transports the indexer will read through: the check's calls then count against each node's rate limit. */
+    rpc?: Pick<CreateIndexerTransportReturnType, 'nodes'> | undefined
+  } = {},
 ): Promise<CheckIndexerNodeReturnType> {
   const urls = [config.rpcUrl, ...(config.fallbackRpcUrls ?? [])]
   const outcomes = await Promise.allSettled(
-    urls.map((url) =>
-      checkNode(createPublicClient({ transport: http(url, { retryCount: 0, timeout: timeoutMs }) }), {
+    urls.map((url, index) =>
+      checkNode(createPublicClient({ transport: rpc?.nodes[index]?.transport ?? http(url, { retryCount: 0, timeout: timeoutMs }) }), {
         url,
         chainId: config.chainId,
         contracts: { registry: config.registry, escrow: config.escrow },

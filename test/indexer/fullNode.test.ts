@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { createPublicClient, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { loadConfig } from '../../config/loadConfig.ts'
@@ -72,4 +74,34 @@ test('a 2,000,000-block history through a full node with limits: ready, equal to
   expect(indexer.store.job(jobId)?.job.stateName).toBe('Settled')
   expect(snapshotStore(indexer.store)).toEqual(await readChainMarket(chain, devnet.deployment))
   expect(proxy.counts.stateUnavailable).toBe(0)
+  await indexer.stop()
+  indexer = undefined
+}, 180_000)
+
+test('npm run serve through the same node: its start-up check and its back-fill together keep to the rate', async () => {
+  const rateLimitedBefore = proxy.counts.rateLimited
+  const argv = ['--network', 'devnet', '--rpc-url', proxy.url, '--ws-rpc-url', 'none', ...deploymentArgv(devnet.deployment), '--port', '0', '--rpc-rate-limit', String(node.rateLimit)]
+  const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../server/main.ts', import.meta.url)), ...argv], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      server.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString()
+        const match = /serving on (http:\/\/\S+)/.exec(out)
+        if (match !== null) resolve(match[1] as string)
+      })
+      server.once('exit', (code) => reject(new Error(`npm run serve exited with ${code}`)))
+    })
+    for (const deadline = Date.now() + 120_000; (await fetch(`${url}/readyz`)).status !== 200; ) {
+      if (Date.now() > deadline) throw new Error('not ready in 120 s')
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    expect(proxy.counts.rateLimited - rateLimitedBefore).toBe(0)
+    expect(proxy.peakCallsPerSecond()).toBeLessThanOrEqual(node.rateLimit)
+    expect(proxy.counts.stateUnavailable).toBe(0)
+  } finally {
+    server.kill('SIGTERM')
+  }
 }, 180_000)
