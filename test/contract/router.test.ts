@@ -137,7 +137,13 @@ describe('query parameter limit', () => {
     )
   })
 
-  test('other query parameters are ignored', () => {
-    expect(parseLimit({ limit: '3', cacheBust: '1' }).data).toEqual({ limit: 3 })
+  test('other query parameters are refused, naming the allowed ones', () => {
+    const result = parseLimit({ limit: '3', cacheBust: '1' })
+    expect(result.success).toBe(false)
+    expect(result.error?.issues[0]).toMatchObject({
+      code: 'unrecognized_keys',
+      keys: ['cacheBust'],
+      message: 'Allowed query parameters: limit, cursor, buyer, seller, serviceId, state.',
+    })
   })
 })

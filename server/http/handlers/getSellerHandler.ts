@@ -9,6 +9,6 @@ export type GetSellerHandler = ContractHandler<MarketContract['sellers']['getSel
 export function getSellerHandler({ store }: { store: Store }): GetSellerHandler {
   return {
     version: () => store.version,
-    answer: ({ params }) => ({ status: 200, body: getSeller(store, { address: params.address }) }),
+    answer: ({ params, query }) => ({ status: 200, body: getSeller(store, { address: params.address, limit: query.limit, cursor: query.cursor }) }),
   }
 }

@@ -5,10 +5,13 @@ import type { ContractHandler } from '../ContractHandler.ts'
 
 export type ListJobsHandler = ContractHandler<MarketContract['jobs']['listJobs']>
 
-/** `GET /v1/jobs?limit=`; the contract's query schema has already checked and defaulted `limit`. */
+/** `GET /v1/jobs`; the contract's query schema has already checked every parameter and defaulted `limit`. */
 export function listJobsHandler({ store }: { store: Store }): ListJobsHandler {
   return {
     version: () => store.version,
-    answer: ({ query }) => ({ status: 200, body: listJobs(store, { limit: query.limit }) }),
+    answer: ({ query: { limit, cursor, buyer, seller, serviceId, state } }) => ({
+      status: 200,
+      body: listJobs(store, { limit, cursor, buyer, seller, serviceId: serviceId === undefined ? undefined : BigInt(serviceId), states: state }),
+    }),
   }
 }
