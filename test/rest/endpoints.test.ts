@@ -174,7 +174,7 @@ describe('GET /v1/jobs/:id', () => {
 })
 
 describe('GET /v1/sellers/:address', () => {
-  test('a seller, addressed in any case: its services and jobs, newest first, address echoed', async () => {
+  test('a seller, addressed in any case: its services and jobs, newest first, address echoed EIP-55', async () => {
     const { services, jobs } = await catalog()
     const seller = services[0]?.seller
     if (seller === undefined) throw new Error('no service seeded')
@@ -182,17 +182,17 @@ describe('GET /v1/sellers/:address', () => {
       const response = await client.sellers.getSeller({ params: { address } })
       expect(response.status).toBe(200)
       const record = SellerSchema.parse(response.body)
-      expect(record.seller).toBe(address)
+      expect(record.seller).toBe(seller)
+      expect(record.nextCursor).toBeNull()
       expect(record.services).toEqual(services.filter((service) => service.seller === seller).reverse())
       expect(record.jobs).toEqual(jobs.filter((job) => job.seller === seller))
     }
   })
 
-  test('a seller with nothing: 200, empty arrays, address echoed exactly', async () => {
-    const address = '0xAbCdEf0000000000000000000000000000000001'
-    const response = await client.sellers.getSeller({ params: { address } })
+  test('a seller with nothing: 200, empty arrays, address echoed EIP-55', async () => {
+    const response = await client.sellers.getSeller({ params: { address: '0xabcdef0000000000000000000000000000000001' } })
     expect(response.status).toBe(200)
-    expect(SellerSchema.parse(response.body)).toEqual({ seller: address, services: [], jobs: [] })
+    expect(SellerSchema.parse(response.body)).toEqual({ seller: '0xaBCdEf0000000000000000000000000000000001', services: [], jobs: [], nextCursor: null })
   })
 
   test('malformed address: 400 invalid_parameter', async () => {
