@@ -252,6 +252,8 @@ describe('unknown query parameters, on every route', () => {
     ['/v1/jobs/1?events=false', ['events'], 'This path takes no query parameters.'],
     ['/v1/stats?y', ['y'], 'This path takes no query parameters.'],
     [`/v1/transactions/0x${'a'.repeat(64)}?z=`, ['z'], 'This path takes no query parameters.'],
+    ['/openapi.json?v=2', ['v'], 'This path takes no query parameters.'],
+    ['/readyz?probe=1', ['probe'], 'This path takes no query parameters.'],
   ])('%s: 400 naming it and the allowed ones', async (path, unknown, allowed) => {
     const error = await expectBadRequest(path)
     expect(error.code).toBe('unknown_parameter')
@@ -260,6 +262,13 @@ describe('unknown query parameters, on every route', () => {
       `The query ${unknown.length === 1 ? 'parameter' : 'parameters'} ${names} ${unknown.length === 1 ? 'is' : 'are'} not taken here. ${allowed}`,
     )
   })
+
+  test.each(['/docs?utm_source=x', '/docs/swagger?x=1', '/?utm_source=x', '/explorer/explorer.js?v=2'])(
+    'pages and their assets take what browsers add: %s is a 200',
+    async (path) => {
+      expect((await httpRequest(server.baseUrl, path)).status).toBe(200)
+    },
+  )
 })
 
 describe('GET /v1/buyers/:address', () => {
