@@ -3,6 +3,7 @@ import { sellerJobsLimit } from '../../contract/jobsQuery.ts'
 import type { Seller } from '../../contract/seller.ts'
 import type { Store } from '../store/createStore.ts'
 import { assertServing } from './assertServing.ts'
+import type { JobCursorScope } from './jobCursor.ts'
 import { pageJobs } from './pageJobs.ts'
 
 export type GetSellerParameters = {
@@ -15,6 +16,11 @@ export type GetSellerParameters = {
 }
 export type GetSellerReturnType = Seller
 
+/** The list a cursor of this seller's jobs walks. */
+export function toSellerJobsScope(address: string): JobCursorScope {
+  return `/v1/sellers/${checksumAddress(address as Address)}`
+}
+
 /** Everything of one seller, newest first, its jobs a page at a time; a seller with nothing gets two empty arrays. */
 export function getSeller(store: Store, { address, limit = sellerJobsLimit.default, cursor }: GetSellerParameters): GetSellerReturnType {
   assertServing(store)
@@ -25,6 +31,6 @@ export function getSeller(store: Store, { address, limit = sellerJobsLimit.defau
     const service = store.service(serviceIds[index] as bigint)
     if (service !== undefined) services.push(service)
   }
-  const { jobs, nextCursor } = pageJobs({ sources: [store.sellerJobs(seller)], limit, cursor, scope: `/v1/sellers/${seller}` })
+  const { jobs, nextCursor } = pageJobs({ sources: [store.sellerJobs(seller)], limit, cursor, scope: toSellerJobsScope(seller) })
   return { seller, services, jobs, nextCursor }
 }

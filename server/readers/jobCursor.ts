@@ -24,6 +24,17 @@ export function toJobCursor({ jobId, scope }: { jobId: string; scope: JobCursorS
   return Buffer.from(`${jobId}:${tagOf(scope)}`, 'latin1').toString('base64url')
 }
 
+/** Whether the cursor is absent or one this list gave out: the HTTP layer gives no ETag to an answer that will be a 400. */
+export function isJobCursorOf(cursor: string | undefined, { scope }: { scope: JobCursorScope }): boolean {
+  if (cursor === undefined) return true
+  try {
+    fromJobCursor(cursor, { scope })
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** The job id a cursor continues below; throws InvalidCursorError unless this list gave it out. */
 export function fromJobCursor(cursor: string, { scope }: { scope: JobCursorScope }): string {
   const text = Buffer.from(cursor, 'base64url').toString('latin1')

@@ -3,13 +3,11 @@ import { jobsLimit } from '../../contract/jobsQuery.ts'
 import type { JobList } from '../../contract/lists.ts'
 import type { Store, StoredJob } from '../store/createStore.ts'
 import { assertServing } from './assertServing.ts'
+import type { JobCursorScope } from './jobCursor.ts'
 import { pageJobs } from './pageJobs.ts'
 
-export type ListJobsParameters = {
-  /** How many jobs at most; the caller validates the range (1..1000 on REST). */
-  limit?: number | undefined
-  /** The previous page's `nextCursor`; throws InvalidCursorError when it is not one of this list's. */
-  cursor?: string | undefined
+/** What a job must match, every filter given (AND). */
+export type JobFilters = {
   /** 0x + 40 hex, any case. */
   buyer?: string | undefined
   seller?: string | undefined
@@ -17,7 +15,24 @@ export type ListJobsParameters = {
   /** Any of these states (0–6); absent or empty: any state. */
   states?: readonly number[] | undefined
 }
+
+export type ListJobsParameters = JobFilters & {
+  /** How many jobs at most; the caller validates the range (1..1000 on REST). */
+  limit?: number | undefined
+  /** The previous page's `nextCursor`; throws InvalidCursorError when it is not one of this list's. */
+  cursor?: string | undefined
+}
 export type ListJobsReturnType = JobList
+
+/**
+ * The list a cursor of these filters walks: addresses checksummed and states sorted, so the same
+ * filter written another way continues the same walk.
+ */
+export function toJobsScope({ buyer, seller, serviceId, states }: JobFilters): JobCursorScope {
+  const address = (value: string | undefined): string => (value === undefined ? '' : checksumAddress(value as Address))
+  const stateList = states === undefined || states.length === 0 ? '' : [...new Set(states)].sort((a, b) => a - b).join(',')
+  return `/v1/jobs?buyer=${address(buyer)}&seller=${address(seller)}&serviceId=${serviceId ?? ''}&state=${stateList}`
+}
 
 /**
  * The jobs that match every filter given, newest first (highest jobId first), without their
@@ -53,7 +68,7 @@ export function listJobs(
           (sellerAddress === undefined || job.seller === sellerAddress) &&
           (service === undefined || job.serviceId === service) &&
           (wantedStates === undefined || wantedStates.includes(job.state))
-  const scope = `/v1/jobs?buyer=${buyerAddress ?? ''}&seller=${sellerAddress ?? ''}&serviceId=${service ?? ''}&state=${wantedStates?.join(',') ?? ''}`
+  const scope = toJobsScope({ buyer, seller, serviceId, states })
   const { jobs, nextCursor } = pageJobs({ sources, matches, limit, cursor, scope })
   return { count: jobs.length, jobs, nextCursor }
 }

@@ -200,6 +200,18 @@ describe('GET /v1/jobs paging', () => {
     },
   )
 
+  test('a refused cursor is a 400 with no ETag, even to If-None-Match: *', async () => {
+    const buyer = chain[0]?.buyer as string
+    const byBuyer = (await listJobs({ buyer, limit: 1 })).nextCursor as string
+    for (const path of [`/v1/jobs?cursor=${byBuyer}`, `/v1/sellers/${buyer}?cursor=${byBuyer}`, `/v1/buyers/${chain[1]?.buyer}?cursor=${byBuyer}`]) {
+      const response = await httpRequest(server.baseUrl, path, { headers: { 'if-none-match': '*' } })
+      expect(response.status, path).toBe(400)
+      expect(response.headers.etag).toBeUndefined()
+    }
+    // The cursor's own list answers 304 as any other.
+    expect((await httpRequest(server.baseUrl, `/v1/jobs?buyer=${buyer}&cursor=${byBuyer}`, { headers: { 'if-none-match': '*' } })).status).toBe(304)
+  })
+
   test('a valid cursor with a character changed: 400', async () => {
     const cursor = (await listJobs({ limit: 1 })).nextCursor as string
     const changed = `${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`
