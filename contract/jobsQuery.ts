@@ -8,12 +8,13 @@ import { strictParameters } from './strictParameters.ts'
 export const jobsLimit = { default: 50 } as const
 
 /**
- * A filter's single value, as the primitive checks it: a repeated one arrives as an array, refused
- * with what is allowed. Documented as the primitive is (a pipe has no OpenAPI form of its own).
+ * A filter's single value, as the primitive checks it (its message says what is allowed); a
+ * repeated one arrives as an array and is refused. Documented as the primitive is (a pipe has no
+ * OpenAPI form of its own).
  */
-function once<schema extends z.ZodTypeAny>(schema: schema, { expected, description, example }: { expected: string; description: string; example: string }) {
+function once<schema extends z.ZodTypeAny>(schema: schema, { description, example }: { description: string; example: string }) {
   const { description: _, ...documented } = generateSchema(schema)
-  return extendApi(z.string({ invalid_type_error: `${expected} Give the parameter once.` }).pipe(schema).optional().describe(description), {
+  return extendApi(z.string({ invalid_type_error: 'Give the parameter once.' }).pipe(schema).optional().describe(description), {
     ...documented,
     example,
   })
@@ -51,17 +52,14 @@ export const JobsQuerySchema = strictParameters(
   {
     ...pageQueryShape({ defaultLimit: jobsLimit.default }),
     buyer: once(AddressInputSchema, {
-      expected: 'Expected 0x followed by 40 hex digits (any case).',
       description: 'Only jobs paid by this address (any case).',
       example: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
     }),
     seller: once(AddressInputSchema, {
-      expected: 'Expected 0x followed by 40 hex digits (any case).',
       description: 'Only jobs of this seller (any case).',
       example: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
     }),
     serviceId: once(UintStringSchema, {
-      expected: 'Expected a canonical decimal unsigned integer.',
       description: 'Only jobs of this service.',
       example: '1',
     }),

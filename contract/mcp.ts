@@ -28,22 +28,25 @@ export const JobIdArgsSchema = strictParameters(
 )
 export type JobIdArgs = z.output<typeof JobIdArgsSchema>
 
-export const RunArgsSchema = strictParameters({
-  ...serviceIdArgs,
-  prompt: z
-    .string()
-    .min(1, { message: 'The prompt must not be empty.' })
-    .describe("Input for the service; its UTF-8 size must not exceed the service's maxInputBytes."),
-  timeoutSec: z
-    .number()
-    .int()
-    .min(runTimeoutSec.min)
-    .max(runTimeoutSec.max)
-    .default(runTimeoutSec.default)
-    .describe(
-      `Job timeout in seconds (${runTimeoutSec.min} to ${runTimeoutSec.max}, default ${runTimeoutSec.default}): after it the escrow is reclaimed.`,
-    ),
-}, { kind: 'argument' })
+export const RunArgsSchema = strictParameters(
+  {
+    ...serviceIdArgs,
+    prompt: z
+      .string()
+      .min(1, { message: 'The prompt must not be empty.' })
+      .describe("Input for the service; its UTF-8 size must not exceed the service's maxInputBytes."),
+    timeoutSec: z
+      .number()
+      .int()
+      .min(runTimeoutSec.min)
+      .max(runTimeoutSec.max)
+      .default(runTimeoutSec.default)
+      .describe(
+        `Job timeout in seconds (${runTimeoutSec.min} to ${runTimeoutSec.max}, default ${runTimeoutSec.default}): after it the escrow is reclaimed.`,
+      ),
+  },
+  { kind: 'argument' },
+)
 export type RunArgs = z.output<typeof RunArgsSchema>
 
 /** `GET /healthz` of the hosted MCP server, as the document gives it (not a REST route: no OpenAPI entry). */

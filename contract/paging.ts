@@ -37,7 +37,7 @@ const cursorMessage = 'Expected the nextCursor of an earlier answer of this same
 /** `cursor`: where a page continues. Its content is the server's; only its alphabet is checked here. */
 export const CursorSchema = extendApi(
   z
-    .string({ invalid_type_error: `${cursorMessage} Give the parameter once.` })
+    .string({ invalid_type_error: 'Give the parameter once.' })
     .regex(/^[A-Za-z0-9_-]{1,200}$/, { message: cursorMessage })
     .optional()
     .describe(

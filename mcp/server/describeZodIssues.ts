@@ -8,10 +8,14 @@ import type { ZodError } from 'zod'
 export function describeZodIssues(error: ZodError): string {
   return error.issues
     .map((issue) => {
-      const message = issue.code === 'unrecognized_keys' ? `Unknown ${issue.keys.length === 1 ? 'argument' : 'arguments'} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}. ${issue.message}` : issue.message
+      const message = issue.code === 'unrecognized_keys' ? `${unknownKeys(issue.keys)} ${issue.message}` : issue.message
       return issue.path.length === 0 ? message : `${message} at ${dotPath(issue.path)}`
     })
     .join('\n')
+}
+
+function unknownKeys(keys: readonly string[]): string {
+  return `Unknown ${keys.length === 1 ? 'argument' : 'arguments'} ${keys.map((key) => JSON.stringify(key)).join(', ')}.`
 }
 
 function dotPath(path: readonly (string | number)[]): string {
