@@ -4,9 +4,11 @@ import { defineConfig, type Options } from 'tsup'
 // Bundled ESM for everything that runs or is imported from the package, which declares no
 // dependency of any kind: `npx -y` installs one package and asks the registry about nothing else
 // (even optional peers cost a registry round trip per start). Every library is a devDependency,
-// bundled and tree-shaken where it is used; the library subpaths leave zod and @ts-rest/core to
-// the app (the README says to install them), so one copy serves our schemas, the app's and the
-// types. Entry points are the only list here: new modules are picked up by import.
+// bundled and tree-shaken where it is used. The client and attestation subpaths bundle zod and
+// @ts-rest/core too, and their types are copied beside ours (build/vendorLibraryTypes.ts), so an
+// app installs nothing else and may use zod 4 itself; the contract subpath leaves them to the app,
+// so one copy serves our schemas and its own. Entry points are the only list here: new modules
+// are picked up by import.
 
 /**
  * The CommonJS libraries bundled into Node ESM (fastify, ws, the MCP SDK's ajv) `require` Node
@@ -23,7 +25,7 @@ const node: Options = {
 }
 
 /**
- * @anatine/zod-openapi is CommonJS and `require`s zod, which stays external: an ES module has no
+ * For the contract subpath: @anatine/zod-openapi is CommonJS and `require`s zod, which stays external: an ES module has no
  * `require` in browsers or Node. Its `require('zod')` is pointed at a bundled ES module that
  * re-exports the external zod, which esbuild can wrap for CommonJS; every import of zod stays
  * external.
@@ -38,21 +40,47 @@ const zodForCommonJs: Plugin = {
   },
 }
 
+/**
+ * For the client and attestation subpaths, which bundle zod: @anatine/zod-openapi's
+ * `require('zod')` gets the ES module every import gets (zod points `require` at its CommonJS
+ * build, which would be a second copy of zod in the bundle).
+ */
+const oneZod: Plugin = {
+  name: 'one-zod',
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, (args) =>
+      args.kind === 'require-call' ? build.resolve('zod', { kind: 'import-statement', resolveDir: args.resolveDir }) : undefined,
+    )
+  },
+}
+
+/** What frontends import: tee-market/client, tee-market/attestation and tee-market/contract. */
+const lib: Options = {
+  format: 'esm',
+  // Browser resolution of bundled libraries (viem's WebSocket is the global one, not `ws`);
+  // nothing here uses a Node built-in, so the same files run in Node 20+.
+  platform: 'browser',
+  target: 'es2022',
+  treeshake: true,
+  splitting: true,
+  sourcemap: false,
+  clean: true,
+  dts: true,
+}
+
 const builds = {
-  // What frontends import: tee-market/client, tee-market/contract, tee-market/attestation.
+  // Each build has a folder of its own: they run side by side, and each cleans its own.
   lib: {
-    entry: { client: 'client/index.ts', contract: 'client/contract.ts', attestation: 'client/attestation.ts' },
+    ...lib,
+    entry: { client: 'client/index.ts', attestation: 'client/attestation.ts' },
     outDir: 'dist/lib',
-    format: 'esm',
-    // Browser resolution of bundled libraries (viem's WebSocket is the global one, not `ws`);
-    // nothing here uses a Node built-in, so the same files run in Node 20+.
-    platform: 'browser',
-    target: 'es2022',
-    treeshake: true,
-    splitting: true,
-    sourcemap: false,
-    clean: true,
-    dts: true,
+    noExternal: ['zod', '@ts-rest/core'],
+    esbuildPlugins: [oneZod],
+  },
+  contract: {
+    ...lib,
+    entry: { contract: 'client/contract.ts' },
+    outDir: 'dist/contract',
     external: ['@ts-rest/core'],
     esbuildPlugins: [zodForCommonJs],
   },

@@ -2,6 +2,7 @@ import type { CeilingComparison } from './compareWithCeiling.ts'
 import type { FullNodeResult } from './measureFullNode.ts'
 import type { LagResult } from './measureLag.ts'
 import type { BackfillResult } from './measureBackfill.ts'
+import { filteredJobsTarget } from './measureRest.ts'
 import type { MemoryResult } from './measureMemory.ts'
 
 export type TargetCheck = {
@@ -34,6 +35,12 @@ export function evaluateTargets({ backfill, lag, rest, memory, fullNode }: Evalu
         target: '>= 50 %',
         actual: percent(ratioOf('GET /v1/jobs?limit=50')),
         met: ratioOf('GET /v1/jobs?limit=50') >= 0.5,
+      },
+      {
+        name: 'filtered /v1/jobs vs unfiltered',
+        target: '>= 80 %',
+        actual: percent(ratioOf(filteredJobsTarget) / ratioOf('GET /v1/jobs?limit=50')),
+        met: ratioOf(filteredJobsTarget) / ratioOf('GET /v1/jobs?limit=50') >= 0.8,
       },
     )
   checks.push(

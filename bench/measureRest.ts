@@ -11,6 +11,9 @@ export type MeasureRestParameters = {
 
 export type MeasureRestReturnType = CompareWithCeilingReturnType
 
+/** The filtered page's row: a seller's Settled jobs. */
+export const filteredJobsTarget = 'GET /v1/jobs?seller=&state=3&limit=50'
+
 /** Throughput and latency of the read endpoints with the N-job store loaded, against the ceiling. */
 export function measureRest(restUrl: string, { jobId, seller, load, serverCpu }: MeasureRestParameters): Promise<MeasureRestReturnType> {
   return compareWithCeiling({
@@ -20,6 +23,8 @@ export function measureRest(restUrl: string, { jobId, seller, load, serverCpu }:
     targets: [
       { name: 'GET /v1/jobs/:id', method: 'GET', path: `/v1/jobs/${jobId}` },
       { name: 'GET /v1/jobs?limit=50', method: 'GET', path: '/v1/jobs?limit=50' },
+      // Served from the seller's index, the state checked per job: should cost what the unfiltered page does.
+      { name: filteredJobsTarget, method: 'GET', path: `/v1/jobs?seller=${seller}&state=3&limit=50` },
       { name: 'GET /v1/services', method: 'GET', path: '/v1/services' },
       { name: 'GET /v1/sellers/:address', method: 'GET', path: `/v1/sellers/${seller}` },
       { name: 'GET /v1/stats', method: 'GET', path: '/v1/stats' },

@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi'
 import { z } from 'zod'
 import { JobSchema, refineJobKeys } from './job.ts'
+import { NextCursorSchema } from './paging.ts'
 import { ServiceSchema } from './service.ts'
 
 export const CountSchema = z.number().int().min(0).describe('Number of items in the accompanying array.')
@@ -19,8 +20,9 @@ export const JobListSchema = extendApi(
   z.object({
     count: CountSchema,
     jobs: z.array(refineJobKeys(JobSchema)).describe('Jobs, newest first (highest jobId first).'),
+    nextCursor: NextCursorSchema,
   }),
-  { title: 'JobList', description: 'The most recent jobs.' },
+  { title: 'JobList', description: 'One page of the jobs that match the filters, newest first.' },
 )
 
 export type JobList = z.output<typeof JobListSchema>

@@ -3,38 +3,50 @@ import { HealthSchema } from './health.ts'
 import { ServiceListSchema } from './lists.ts'
 import { AddressSchema, Bytes32Schema, PositiveIdSchema, UintStringSchema } from './primitives.ts'
 import { ServiceSchema } from './service.ts'
+import { strictParameters } from './strictParameters.ts'
 
 // MCP SDK 1.32 takes these object schemas as `inputSchema` / `outputSchema` directly, or their
-// `.shape` as a raw shape; output schemas must stay plain zod objects (no refinements).
+// `.shape` as a raw shape; output schemas must stay plain zod objects (no refinements). Input
+// schemas are strict: an unknown argument is an invalid-params error, never ignored.
 // get_service answers a `ServiceSchema`, get_job a `JobSchema` (the document's Job, no events).
 
 export const runTimeoutSec = { default: 300, min: 30, max: 86_400 } as const
 
-export const ServiceIdArgsSchema = z.object({
+/** list_services takes none. */
+export const NoArgsSchema = strictParameters({}, { kind: 'argument' })
+
+const serviceIdArgs = {
   serviceId: PositiveIdSchema.describe('Service id, a stringified positive integer such as "1".'),
-})
+}
+
+export const ServiceIdArgsSchema = strictParameters(serviceIdArgs, { kind: 'argument' })
 export type ServiceIdArgs = z.output<typeof ServiceIdArgsSchema>
 
-export const JobIdArgsSchema = z.object({
-  jobId: PositiveIdSchema.describe('Job id, a stringified positive integer such as "1".'),
-})
+export const JobIdArgsSchema = strictParameters(
+  { jobId: PositiveIdSchema.describe('Job id, a stringified positive integer such as "1".') },
+  { kind: 'argument' },
+)
 export type JobIdArgs = z.output<typeof JobIdArgsSchema>
 
-export const RunArgsSchema = ServiceIdArgsSchema.extend({
-  prompt: z
-    .string()
-    .min(1, { message: 'The prompt must not be empty.' })
-    .describe("Input for the service; its UTF-8 size must not exceed the service's maxInputBytes."),
-  timeoutSec: z
-    .number()
-    .int()
-    .min(runTimeoutSec.min)
-    .max(runTimeoutSec.max)
-    .default(runTimeoutSec.default)
-    .describe(
-      `Job timeout in seconds (${runTimeoutSec.min} to ${runTimeoutSec.max}, default ${runTimeoutSec.default}): after it the escrow is reclaimed.`,
-    ),
-})
+export const RunArgsSchema = strictParameters(
+  {
+    ...serviceIdArgs,
+    prompt: z
+      .string()
+      .min(1, { message: 'The prompt must not be empty.' })
+      .describe("Input for the service; its UTF-8 size must not exceed the service's maxInputBytes."),
+    timeoutSec: z
+      .number()
+      .int()
+      .min(runTimeoutSec.min)
+      .max(runTimeoutSec.max)
+      .default(runTimeoutSec.default)
+      .describe(
+        `Job timeout in seconds (${runTimeoutSec.min} to ${runTimeoutSec.max}, default ${runTimeoutSec.default}): after it the escrow is reclaimed.`,
+      ),
+  },
+  { kind: 'argument' },
+)
 export type RunArgs = z.output<typeof RunArgsSchema>
 
 /** `GET /healthz` of the hosted MCP server, as the document gives it (not a REST route: no OpenAPI entry). */

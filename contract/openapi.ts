@@ -5,7 +5,7 @@ import { marketContract } from './router.ts'
 
 const responseDescriptions: Record<string, string> = {
   200: 'Success.',
-  400: 'A path or query parameter is malformed; the body says which one and what is allowed.',
+  400: 'A path or query parameter is malformed, repeated or unknown; the body says which one and what is allowed.',
   404: 'Nothing has that id or hash.',
   503: 'The indexer is not in sync with the chain; the body is the health record with `ok: false`.',
 }
@@ -15,6 +15,7 @@ const tags = [
   { name: 'services', description: 'The registry of AI inference services.' },
   { name: 'jobs', description: 'Paid jobs and their attestations.' },
   { name: 'sellers', description: 'Everything of one seller.' },
+  { name: 'buyers', description: 'The jobs of one buyer.' },
   { name: 'stats', description: 'Aggregate counters.' },
   { name: 'transactions', description: 'From a transaction hash to the jobs and services it touched.' },
 ]

@@ -1,15 +1,17 @@
 import { initContract } from '@ts-rest/core'
 import { z } from 'zod'
+import { BuyerSchema } from './buyer.ts'
 import { ErrorBodySchema } from './error.ts'
 import { HealthSchema } from './health.ts'
 import { JobDetailSchema, refineJobKeys } from './job.ts'
-import { JobsQuerySchema } from './jobsQuery.ts'
+import { BuyerQuerySchema, JobsQuerySchema, SellerQuerySchema } from './jobsQuery.ts'
 import { JobListSchema, ServiceListSchema } from './lists.ts'
 import { AddressInputSchema, TransactionHashInputSchema, UintStringSchema } from './primitives.ts'
 import { SellerSchema } from './seller.ts'
 import { ServiceSchema } from './service.ts'
 import { ServiceEventListSchema } from './serviceEvent.ts'
 import { StatsSchema } from './stats.ts'
+import { NoQuerySchema } from './strictParameters.ts'
 import { TransactionSchema } from './transaction.ts'
 
 const c = initContract()
@@ -32,7 +34,8 @@ export const marketContract = c.router(
       getHealth: {
         method: 'GET',
         path: '/healthz',
-        responses: { 200: HealthSchema, 503: HealthSchema },
+        query: NoQuerySchema,
+        responses: { 200: HealthSchema, 400: ErrorBodySchema, 503: HealthSchema },
         summary: 'Indexer health',
         description:
           'Health record of the indexer. 200 with `ok: true` once the initial back-fill has reached the chain head and the last poll succeeded within 3 poll intervals, while the node serves the configured chain and no served record is known to differ from the chain; otherwise 503 with `ok: false` and the same record, whose `problems` say why.',
@@ -42,7 +45,8 @@ export const marketContract = c.router(
       listServices: {
         method: 'GET',
         path: '/v1/services',
-        responses: { 200: ServiceListSchema, 503: ErrorBodySchema },
+        query: NoQuerySchema,
+        responses: { 200: ServiceListSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'List services',
         description: "Every registered seller's services, active or not. `count` equals the length of `services`.",
       },
@@ -50,6 +54,7 @@ export const marketContract = c.router(
         method: 'GET',
         path: '/v1/services/:id',
         pathParams: IdPathSchema,
+        query: NoQuerySchema,
         responses: { 200: ServiceSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'Get a service',
         description:
@@ -59,6 +64,7 @@ export const marketContract = c.router(
         method: 'GET',
         path: '/v1/services/:id/events',
         pathParams: IdPathSchema,
+        query: NoQuerySchema,
         responses: { 200: ServiceEventListSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
         summary: "A service's history",
         description:
@@ -71,14 +77,18 @@ export const marketContract = c.router(
         path: '/v1/jobs',
         query: JobsQuerySchema,
         responses: { 200: JobListSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
-        summary: 'List recent jobs',
+        summary: 'List and filter jobs',
         description:
-          'The most recent jobs, newest first (highest jobId first). `limit` defaults to 50 and accepts integers from 1 to 1000; any other value is a 400. `count` equals the length of `jobs`.',
+          'Jobs, newest first (highest jobId first), a page at a time. The filters `buyer`, `seller`, `serviceId` and `state` combine with AND. ' +
+          '`limit` defaults to 50 and accepts integers from 1 to 1000. Each answer carries `nextCursor`: pass it as `cursor` (with the same filters) ' +
+          'for the next page; it is null on the last page, and stays valid while new jobs arrive. `count` equals the length of `jobs`. ' +
+          'A malformed, repeated or unknown parameter, or a cursor from another path or filters, is a 400.',
       },
       getJob: {
         method: 'GET',
         path: '/v1/jobs/:id',
         pathParams: IdPathSchema,
+        query: NoQuerySchema,
         responses: { 200: refineJobKeys(JobDetailSchema), 400: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'Get a job',
         description:
@@ -90,17 +100,33 @@ export const marketContract = c.router(
         method: 'GET',
         path: '/v1/sellers/:address',
         pathParams: AddressPathSchema,
+        query: SellerQuerySchema,
         responses: { 200: SellerSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'Get everything of one seller',
         description:
-          "The seller's services and jobs, newest first. `seller` echoes the address exactly as requested; a seller with nothing gets empty arrays. 400 when `address` is not 0x followed by 40 hex digits (any case).",
+          "The seller's services and jobs, newest first; the jobs a page at a time (`limit` default 1000, `cursor` from `nextCursor`). " +
+          '`seller` is the requested address, EIP-55 checksummed; a seller with nothing gets empty arrays. 400 when `address` is not 0x followed by 40 hex digits (any case).',
+      },
+    },
+    buyers: {
+      getBuyer: {
+        method: 'GET',
+        path: '/v1/buyers/:address',
+        pathParams: AddressPathSchema,
+        query: BuyerQuerySchema,
+        responses: { 200: BuyerSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
+        summary: 'Get the jobs of one buyer',
+        description:
+          'The jobs the address paid for, newest first, a page at a time (`limit` default 50, `cursor` from `nextCursor`). ' +
+          '`buyer` is the requested address, EIP-55 checksummed; an address that paid for nothing gets an empty array. 400 when `address` is not 0x followed by 40 hex digits (any case).',
       },
     },
     stats: {
       getStats: {
         method: 'GET',
         path: '/v1/stats',
-        responses: { 200: StatsSchema, 503: ErrorBodySchema },
+        query: NoQuerySchema,
+        responses: { 200: StatsSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'Aggregate statistics',
         description: 'Service and job counts and the total settled amount, derived from events.',
       },
@@ -110,6 +136,7 @@ export const marketContract = c.router(
         method: 'GET',
         path: '/v1/transactions/:hash',
         pathParams: HashPathSchema,
+        query: NoQuerySchema,
         responses: { 200: TransactionSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'Find what a transaction did',
         description:

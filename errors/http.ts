@@ -30,6 +30,28 @@ export class InvalidParameterError extends BaseError {
   }
 }
 
+/** A query parameter the route does not take (misspelled, or meant for another path). */
+export class UnknownParameterError extends BaseError {
+  override name = 'UnknownParameterError'
+  constructor({ parameters, allowed }: { parameters: readonly string[]; allowed: string }) {
+    const names = parameters.map(quote).join(', ')
+    super(`The query ${parameters.length === 1 ? 'parameter' : 'parameters'} ${names} ${parameters.length === 1 ? 'is' : 'are'} not taken here. ${allowed}`, {
+      code: 'unknown_parameter',
+    })
+  }
+}
+
+/** A `cursor` that is not a `nextCursor` this path gave for these filters: forged, cut, or from another list. */
+export class InvalidCursorError extends BaseError {
+  override name = 'InvalidCursorError'
+  constructor({ cursor }: { cursor: string }) {
+    super(
+      `The query parameter "cursor" is invalid: got ${quote(cursor)}. Expected the nextCursor of an earlier answer of this same path and filters, as it was given; to start over, leave cursor out.`,
+      { code: 'invalid_cursor' },
+    )
+  }
+}
+
 /** A URL Fastify cannot route because a `%` does not start a valid percent-encoded UTF-8 sequence. */
 export class MalformedUrlError extends BaseError {
   override name = 'MalformedUrlError'

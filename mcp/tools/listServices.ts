@@ -1,5 +1,4 @@
-import { z } from 'zod'
-import { ListServicesResultSchema } from '../../contract/mcp.ts'
+import { ListServicesResultSchema, NoArgsSchema } from '../../contract/mcp.ts'
 import { defineTool } from './defineTool.ts'
 import type { ToolContext } from './ToolContext.ts'
 
@@ -11,7 +10,7 @@ export const listServicesTool = defineTool({
     'Returns { network, chainId, count, services }; each service has its serviceId, modelId, seller, providerIdentity, ' +
     'pricePerCall (wei, decimal string), maxInputBytes, signingAddress (the key that must sign its attestations) and active. ' +
     'Use it first to find a service to inspect with get_service or to pay with run (only active services accept jobs). Takes no arguments.',
-  inputSchema: z.object({}),
+  inputSchema: NoArgsSchema,
   outputSchema: ListServicesResultSchema,
   annotations: { title: 'List AI inference services', readOnlyHint: true, openWorldHint: false },
   reusesLastAnswer: true,

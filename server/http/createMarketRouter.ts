@@ -5,6 +5,7 @@ import { marketContract, type MarketContract } from '../../contract/router.ts'
 import type { Store } from '../store/createStore.ts'
 import type { AnswerHooks } from './addAnswerHooks.ts'
 import type { ContractHandler } from './ContractHandler.ts'
+import { getBuyerHandler } from './handlers/getBuyerHandler.ts'
 import { getHealthHandler } from './handlers/getHealthHandler.ts'
 import { getJobHandler } from './handlers/getJobHandler.ts'
 import { getSellerHandler } from './handlers/getSellerHandler.ts'
@@ -46,7 +47,7 @@ export function createMarketRouter({ store, answers }: CreateMarketRouterParamet
     },
     handler: async (input: Parameters<typeof answer>[0]) => answer(input),
   })
-  const { health, services, jobs, sellers, stats, transactions } = marketContract
+  const { health, services, jobs, sellers, buyers, stats, transactions } = marketContract
   return s.router(marketContract, {
     health: { getHealth: route(health.getHealth, getHealthHandler({ store })) },
     services: {
@@ -59,6 +60,7 @@ export function createMarketRouter({ store, answers }: CreateMarketRouterParamet
       getJob: route(jobs.getJob, getJobHandler({ store })),
     },
     sellers: { getSeller: route(sellers.getSeller, getSellerHandler({ store })) },
+    buyers: { getBuyer: route(buyers.getBuyer, getBuyerHandler({ store })) },
     stats: { getStats: route(stats.getStats, getStatsHandler({ store })) },
     transactions: { getTransaction: route(transactions.getTransaction, getTransactionHandler({ store })) },
   })

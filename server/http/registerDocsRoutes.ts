@@ -17,7 +17,7 @@ const docsImagePolicy = "img-src 'self' data:"
 
 /** `GET /openapi.json` and `GET /docs` (the API reference, readable offline), ETag and compression as the API's. */
 export function registerDocsRoutes(app: FastifyInstance, { openApiText, docsHtml, answers }: RegisterDocsRoutesParameters): void {
-  registerFixedAnswer(app, { answers, url: '/openapi.json', contentType: 'application/json; charset=utf-8', body: openApiText })
+  registerFixedAnswer(app, { answers, url: '/openapi.json', contentType: 'application/json; charset=utf-8', body: openApiText, strictQuery: true })
   // Redoc's bundle shows a "docs by Redocly" logo from its CDN; the page stays on this server.
   registerFixedAnswer(app, {
     answers,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { AnswerHooks } from './addAnswerHooks.ts'
+import { refuseQuery } from './refuseQuery.ts'
 
 export type RegisterFixedAnswerParameters = {
   answers: AnswerHooks
@@ -8,6 +9,8 @@ export type RegisterFixedAnswerParameters = {
   body: string
   /** Extra headers sent with every answer (a page's content security policy, say). */
   headers?: Record<string, string> | undefined
+  /** Refuse any query parameter (a JSON document); pages and assets take what browsers add. */
+  strictQuery?: boolean | undefined
 }
 
 /** What never changes while the app runs has one version for its whole life. */
@@ -17,8 +20,9 @@ const fixedVersion = 0
  * `GET url` answering a body fixed when the app is built (the API reference, Swagger UI's files,
  * the explorer's shell and bundle), with the API's ETag, 304 and compression.
  */
-export function registerFixedAnswer(app: FastifyInstance, { answers, url, contentType, body, headers = {} }: RegisterFixedAnswerParameters): void {
-  app.get(url, { onRequest: answers.onRequest({ contentType, version: () => fixedVersion }) }, (_request, reply) => {
+export function registerFixedAnswer(app: FastifyInstance, { answers, url, contentType, body, headers = {}, strictQuery = false }: RegisterFixedAnswerParameters): void {
+  const answer = answers.onRequest({ contentType, version: () => fixedVersion })
+  app.get(url, { onRequest: strictQuery ? [refuseQuery, answer] : answer }, (_request, reply) => {
     reply.headers(headers).type(contentType).send(body)
   })
 }

@@ -4,6 +4,7 @@ import { addHttpMetrics } from '../metrics/addHttpMetrics.ts'
 import { addMetricsRoute, metricsPath } from '../metrics/serveMetrics.ts'
 import { getReadiness } from '../readers/getReadiness.ts'
 import type { Store } from '../store/createStore.ts'
+import { refuseQuery } from './refuseQuery.ts'
 
 export const readinessPath = '/readyz'
 
@@ -30,7 +31,7 @@ export function listOperatorPaths({ metrics }: Pick<RegisterOperatorRoutesParame
  * hook and `GET /metrics`.
  */
 export function registerOperatorRoutes(app: FastifyInstance, { store, metrics }: RegisterOperatorRoutesParameters): void {
-  app.get(readinessPath, async (_request, reply) => {
+  app.get(readinessPath, { onRequest: refuseQuery }, async (_request, reply) => {
     const readiness = getReadiness(store)
     return reply.status(readiness.ready ? 200 : 503).header('cache-control', 'no-store').send(readiness)
   })

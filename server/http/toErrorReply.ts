@@ -5,6 +5,7 @@ import { ChainIdMismatchError } from '../../errors/chain.ts'
 import {
   ExpectationFailedError,
   HeadersTooLargeError,
+  InvalidCursorError,
   InvalidParameterError,
   MalformedRequestError,
   MalformedUrlError,
@@ -12,6 +13,7 @@ import {
   MissingHostError,
   RequestTimeoutError,
   RouteNotFoundError,
+  UnknownParameterError,
 } from '../../errors/http.ts'
 import { JobNotFoundError, ServiceNotFoundError, TransactionNotFoundError } from '../../errors/notFound.ts'
 
@@ -26,6 +28,8 @@ type ErrorClass = abstract new (...args: never[]) => BaseError
 /** The one place an error class becomes an HTTP status. */
 const statusByClass: ReadonlyArray<readonly [ErrorClass, number]> = [
   [InvalidParameterError, 400],
+  [UnknownParameterError, 400],
+  [InvalidCursorError, 400],
   [MalformedUrlError, 400],
   [MalformedRequestError, 400],
   [MissingHostError, 400],

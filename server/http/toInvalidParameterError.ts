@@ -1,5 +1,5 @@
 import type { ZodError } from 'zod'
-import { InvalidParameterError, type ParameterLocation } from '../../errors/http.ts'
+import { InvalidParameterError, UnknownParameterError, type ParameterLocation } from '../../errors/http.ts'
 
 export type ToInvalidParameterErrorParameters = {
   location: ParameterLocation
@@ -10,9 +10,12 @@ export type ToInvalidParameterErrorParameters = {
 
 /**
  * Names the first parameter the contract's zod schema rejects, quotes what was sent and gives the
- * schema's own message, which says what is allowed.
+ * schema's own message, which says what is allowed; parameters the route does not take are named
+ * with the ones it does (see strictParameters).
  */
-export function toInvalidParameterError({ location, error, values }: ToInvalidParameterErrorParameters): InvalidParameterError {
+export function toInvalidParameterError({ location, error, values }: ToInvalidParameterErrorParameters): InvalidParameterError | UnknownParameterError {
+  const unknown = error.issues.find((issue) => issue.code === 'unrecognized_keys')
+  if (unknown !== undefined) return new UnknownParameterError({ parameters: unknown.keys, allowed: unknown.message })
   const issue = error.issues[0]
   const parameter = String(issue?.path[0] ?? 'unknown')
   const value = (values as Record<string, unknown> | null | undefined)?.[parameter]

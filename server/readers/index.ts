@@ -7,11 +7,13 @@
  *   listServices(store)                        → ServiceList  { count, services } ascending serviceId
  *   getService(store, { serviceId: bigint })   → Service      throws ServiceNotFoundError (service_not_found)
  *   getServiceEvents(store, { serviceId })     → ServiceEventList { count, events } oldest first; throws ServiceNotFoundError
- *   listJobs(store, { limit?: number })        → JobList      { count, jobs } newest first, default 50;
- *                                                             the caller validates limit (1..1000)
+ *   listJobs(store, { limit?, cursor?, buyer?, seller?, serviceId?, states? })
+ *                                              → JobList      { count, jobs, nextCursor } newest first, default 50, filters ANDed;
+ *                                                             the caller validates limit (1..1000); a foreign cursor throws InvalidCursorError
  *   getJob(store, { jobId: bigint })           → JobDetail    job + events oldest first; throws JobNotFoundError (job_not_found)
- *   getSeller(store, { address: string })      → Seller       address echoed as given, matched case-insensitively,
- *                                                             services and jobs newest first; empty arrays when unknown
+ *   getSeller(store, { address, limit?, cursor? })  → Seller  address EIP-55, matched case-insensitively, services and
+ *                                                             a page of jobs (default 1,000) newest first; empty arrays when unknown
+ *   getBuyer(store, { address, limit?, cursor? })   → Buyer   { buyer (EIP-55), jobs, nextCursor } a page (default 50) newest first
  *   getStats(store)                            → Stats
  *   getTransaction(store, { transactionHash }) → Transaction  { transactionHash, blockNumber, timestamp, count, events }
  *                                                             events in log order, each with jobId or serviceId;
@@ -26,6 +28,7 @@ export { getServiceEvents, type GetServiceEventsParameters, type GetServiceEvent
 export { listJobs, type ListJobsParameters, type ListJobsReturnType } from './listJobs.ts'
 export { getJob, type GetJobParameters, type GetJobReturnType } from './getJob.ts'
 export { getSeller, type GetSellerParameters, type GetSellerReturnType } from './getSeller.ts'
+export { getBuyer, type GetBuyerParameters, type GetBuyerReturnType } from './getBuyer.ts'
 export { getStats, type GetStatsReturnType } from './getStats.ts'
 export { getTransaction, type GetTransactionParameters, type GetTransactionReturnType } from './getTransaction.ts'
 export { getHealth, type GetHealthParameters, type GetHealthReturnType } from './getHealth.ts'

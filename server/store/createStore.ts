@@ -8,6 +8,8 @@ import type { ChainIdMismatchError } from '../../errors/chain.ts'
 import { compareUintText } from './compareUintText.ts'
 import { createTransactionIndex, sameSlot } from './createTransactionIndex.ts'
 import { createValuePool } from './createValuePool.ts'
+import { createJobIndex } from './createJobIndex.ts'
+import { insertById, jobKey, lowerBoundById, removeById, type JobKey } from './jobsById.ts'
 
 /**
  * A job ready to serve. Its record is replaced, never changed, when the job changes, and its event
@@ -120,8 +122,14 @@ export type Store = {
   /** Every service, ascending by id; the same array until a service changes. */
   serviceList(): readonly Service[]
   sellerServiceIds(seller: string): readonly bigint[]
-  /** The seller's jobs, ascending by id. */
+  /** The seller's jobs, ascending by id (address in any case). */
   sellerJobs(seller: string): readonly StoredJob[]
+  /** The buyer's jobs, ascending by id (address in any case). */
+  buyerJobs(buyer: string): readonly StoredJob[]
+  /** The service's jobs, ascending by id. */
+  serviceJobs(serviceId: bigint): readonly StoredJob[]
+  /** The jobs now in this state (0–6), ascending by id. */
+  stateJobs(state: number): readonly StoredJob[]
   /** The jobs and services that hold an event of this transaction (hash in lowercase), by ascending id. */
   transactionRecords(transactionHash: string): StoredTransactionRecords
 
@@ -215,9 +223,7 @@ export type CreateStoreParameters = {
 const beforeRange = -1n
 
 type ServiceEntry = { service: Service; registeredBlock: bigint; lastBlock: bigint; events: readonly ServiceEvent[] }
-/** A job id as the store compares it: a number while exact (a small one costs nothing to keep), else the bigint. */
-type JobKey = number | bigint
-type SellerIndex = { serviceIds: bigint[]; jobs: JobEntry[] }
+type SellerIndex = { serviceIds: bigint[] }
 
 /**
  * A job's history packed flat, `eventSlots` slots per event, oldest first: the event's name and log
@@ -285,7 +291,6 @@ class JobEntry implements StoredJob {
 const noIds: readonly bigint[] = []
 const noJobs: readonly StoredJob[] = []
 const noServiceEvents: readonly ServiceEvent[] = []
-const maxExactId = BigInt(Number.MAX_SAFE_INTEGER)
 
 /**
  * How many distinct values each pool remembers. Addresses, amounts, block numbers and times,
@@ -304,7 +309,8 @@ const transactionHashPoolLimit = 256
  * Memory per job is kept low (npm run bench, section 5): a job is its served record plus its
  * packed history (where it was created and last touched is read from it), kept in arrays sorted
  * by id and found there by position (no map entry, no bigint per job), and strings that repeat
- * across jobs are shared through small pools.
+ * across jobs are shared through small pools. The job queries' indexes (by buyer, seller,
+ * service and state) are arrays of the same entries, sorted by id: one pointer per job in each.
  */
 export function createStore({
   pollIntervalMs,
@@ -317,6 +323,11 @@ export function createStore({
   /** Every entry, ascending by id: found by position, and walked by the readers with no lookups. */
   const jobs: JobEntry[] = []
   const sellers = new Map<string, SellerIndex>()
+  // Keyed as the job record spells them, lowercased for addresses: a query's address in any case finds its group.
+  const jobsBySeller = createJobIndex<string, JobEntry>()
+  const jobsByBuyer = createJobIndex<string, JobEntry>()
+  const jobsByService = createJobIndex<string, JobEntry>()
+  const jobsByState = createJobIndex<number, JobEntry>()
   const counters: StoreCounters = {
     services: 0,
     jobs: 0,
@@ -362,7 +373,7 @@ export function createStore({
     const key = seller.toLowerCase()
     let index = sellers.get(key)
     if (index === undefined) {
-      index = { serviceIds: [], jobs: [] }
+      index = { serviceIds: [] }
       sellers.set(key, index)
     }
     return index
@@ -442,12 +453,42 @@ export function createStore({
     return undefined
   }
 
+  const indexJob = (entry: JobEntry, job: Job): void => {
+    jobsBySeller.add(job.seller.toLowerCase(), entry)
+    jobsByBuyer.add(job.buyer.toLowerCase(), entry)
+    jobsByService.add(job.serviceId, entry)
+    jobsByState.add(job.state, entry)
+  }
+
+  const unindexJob = (entry: JobEntry, job: Job): void => {
+    jobsBySeller.remove(job.seller.toLowerCase(), entry)
+    jobsByBuyer.remove(job.buyer.toLowerCase(), entry)
+    jobsByService.remove(job.serviceId, entry)
+    jobsByState.remove(job.state, entry)
+  }
+
+  /** Moves the entry between groups for what changed: on chain only the state does, but a repair may replace any field. */
+  const reindexJob = (entry: JobEntry, before: Job, after: Job): void => {
+    if (before.state !== after.state) {
+      jobsByState.remove(before.state, entry)
+      jobsByState.add(after.state, entry)
+    }
+    if (before.seller !== after.seller || before.buyer !== after.buyer || before.serviceId !== after.serviceId) {
+      jobsBySeller.remove(before.seller.toLowerCase(), entry)
+      jobsByBuyer.remove(before.buyer.toLowerCase(), entry)
+      jobsByService.remove(before.serviceId, entry)
+      jobsBySeller.add(after.seller.toLowerCase(), entry)
+      jobsByBuyer.add(after.buyer.toLowerCase(), entry)
+      jobsByService.add(after.serviceId, entry)
+    }
+  }
+
   const deleteJob = (jobId: bigint, entry: JobEntry): void => {
     count(entry.history, -1)
     forgetTransactions(entry, noHistory)
     staleJobIds.delete(jobId)
-    removeJob(jobs, entry)
-    removeJob(sellerIndex(entry.job.seller).jobs, entry)
+    removeById(jobs, entry)
+    unindexJob(entry, entry.job)
     counters.jobs -= 1
     changed()
   }
@@ -476,7 +517,10 @@ export function createStore({
       return serviceListCache
     },
     sellerServiceIds: (seller) => sellers.get(seller.toLowerCase())?.serviceIds ?? noIds,
-    sellerJobs: (seller) => sellers.get(seller.toLowerCase())?.jobs ?? noJobs,
+    sellerJobs: (seller) => jobsBySeller.get(seller.toLowerCase()) ?? noJobs,
+    buyerJobs: (buyer) => jobsByBuyer.get(buyer.toLowerCase()) ?? noJobs,
+    serviceJobs: (serviceId) => jobsByService.get(serviceId.toString()) ?? noJobs,
+    stateJobs: (state) => jobsByState.get(state) ?? noJobs,
 
     transactionRecords(transactionHash) {
       const touchedJobs: StoredJob[] = []
@@ -539,10 +583,11 @@ export function createStore({
       const entry = findJob(jobs, key)
       if (entry === undefined) {
         const created = new JobEntry(job, changed(), key)
-        insertJob(jobs, created)
-        insertJob(sellerIndex(job.seller).jobs, created)
+        insertById(jobs, created)
+        indexJob(created, job)
         counters.jobs += 1
       } else {
+        reindexJob(entry, entry.job, job)
         entry.job = job
         entry.version = changed()
       }
@@ -678,6 +723,10 @@ export function createStore({
         deleteJob(BigInt(entry.job.jobId), entry)
       }
       sellers.clear()
+      jobsBySeller.clear()
+      jobsByBuyer.clear()
+      jobsByService.clear()
+      jobsByState.clear()
       jobsByTransaction.clear()
       servicesByTransaction.clear()
       recentBlocks.clear()
@@ -712,10 +761,6 @@ function insertSorted(ids: bigint[], id: bigint): void {
   if (ids[index] !== id) ids.splice(index, 0, id)
 }
 
-function jobKey(jobId: bigint): JobKey {
-  return jobId <= maxExactId ? Number(jobId) : jobId
-}
-
 /**
  * The entry with this key. The escrow hands ids out one by one, so a store holds a run of them
  * without gaps (maybe after a few older ones touched later): counted back from the newest entry,
@@ -735,34 +780,8 @@ function findJob(entries: readonly JobEntry[], key: JobKey): JobEntry | undefine
     const fromOldest = entries[key - ((entries[0] as JobEntry).key as number)]
     if (fromOldest?.key === key) return fromOldest
   }
-  const found = entries[jobLowerBound(entries, key)]
+  const found = entries[lowerBoundById(entries, key)]
   return found?.key === key ? found : undefined
-}
-
-/** Jobs almost always arrive in id order, so the common case is a push. */
-function insertJob(entries: JobEntry[], entry: JobEntry): void {
-  const last = entries.at(-1)
-  if (last === undefined || last.key < entry.key) {
-    entries.push(entry)
-    return
-  }
-  entries.splice(jobLowerBound(entries, entry.key), 0, entry)
-}
-
-function removeJob(entries: JobEntry[], entry: JobEntry): void {
-  const index = jobLowerBound(entries, entry.key)
-  if (entries[index] === entry) entries.splice(index, 1)
-}
-
-function jobLowerBound(entries: readonly JobEntry[], key: JobKey): number {
-  let low = 0
-  let high = entries.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if ((entries[middle] as JobEntry).key < key) low = middle + 1
-    else high = middle
-  }
-  return low
 }
 
 function removeSorted(ids: bigint[], id: bigint): void {

@@ -89,7 +89,8 @@ describe('key presence rule', () => {
     const detailSchema = marketContract.jobs.getJob.responses[200]
     expect(detailSchema.safeParse({ ...pendingWithKeys, events: [] }).success).toBe(false)
     expect(detailSchema.safeParse({ ...jobIn(0), events: [] }).success).toBe(true)
-    expect(JobListSchema.safeParse({ count: 1, jobs: [pendingWithKeys] }).success).toBe(false)
+    expect(JobListSchema.safeParse({ count: 1, jobs: [pendingWithKeys], nextCursor: null }).success).toBe(false)
+    expect(JobListSchema.safeParse({ count: 1, jobs: [jobIn(0)], nextCursor: null }).success).toBe(true)
   })
 
   test('the plain JobSchema stays a zod object (MCP output schemas need one) and does not enforce it', () => {

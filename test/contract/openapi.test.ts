@@ -33,6 +33,7 @@ test('every operation has an id, a tag and JSON responses referring to named sch
     'listJobs',
     'getJob',
     'getSeller',
+    'getBuyer',
     'getStats',
     'getTransaction',
   ])
@@ -45,15 +46,28 @@ test('every operation has an id, a tag and JSON responses referring to named sch
   }
 })
 
-test('limit is documented with its range and default', () => {
-  expect(document.paths['/v1/jobs'].get.parameters).toEqual([
-    {
-      name: 'limit',
-      in: 'query',
-      description: 'How many jobs to return, newest first: an integer from 1 to 1000.',
-      schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50, example: 20 },
-    },
-  ])
+test('limit is documented with its range and default, the filters and the cursor beside it', () => {
+  const parameters = document.paths['/v1/jobs'].get.parameters as { name: string; in: string; schema: unknown }[]
+  expect(parameters.map(({ name }) => name)).toEqual(['limit', 'cursor', 'buyer', 'seller', 'serviceId', 'state'])
+  expect(parameters[0]).toEqual({
+    name: 'limit',
+    in: 'query',
+    description: 'How many jobs to return, newest first: an integer from 1 to 1000 (default 50).',
+    schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50, example: 20 },
+  })
+  expect(parameters.find(({ name }) => name === 'state')?.schema).toEqual({
+    type: 'array',
+    items: { type: 'integer', minimum: 0, maximum: 6 },
+    example: [3],
+  })
+  expect(parameters.find(({ name }) => name === 'buyer')?.schema).toMatchObject({ type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' })
+})
+
+test('the seller and buyer jobs page with their own default limit', () => {
+  const limitOf = (path: string) =>
+    (document.paths[path].get.parameters as { name: string; schema: { default?: number } }[]).find(({ name }) => name === 'limit')?.schema.default
+  expect(limitOf('/v1/sellers/{address}')).toBe(1000)
+  expect(limitOf('/v1/buyers/{address}')).toBe(50)
 })
 
 test('the getJob example, put together from the field examples, is one consistent job', () => {

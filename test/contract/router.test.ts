@@ -14,7 +14,7 @@ const addressParams = marketContract.sellers.getSeller.pathParams
 const jobsQuery = marketContract.jobs.listJobs.query
 const hashParams = marketContract.transactions.getTransaction.pathParams
 
-test('default: the seven GET endpoints of the interface document, and the service history and transaction lookup the explorer reads', () => {
+test('default: the seven GET endpoints of the interface document, the service history and transaction lookup the explorer reads, and the buyers', () => {
   expect(routesOf(marketContract).map((route) => `${route.method} ${route.path}`)).toEqual([
     'GET /healthz',
     'GET /v1/services',
@@ -23,6 +23,7 @@ test('default: the seven GET endpoints of the interface document, and the servic
     'GET /v1/jobs',
     'GET /v1/jobs/:id',
     'GET /v1/sellers/:address',
+    'GET /v1/buyers/:address',
     'GET /v1/stats',
     'GET /v1/transactions/:hash',
   ])
@@ -41,15 +42,17 @@ test('declared statuses', () => {
     routesOf(marketContract).map((route) => [route.path, Object.keys(route.responses).map(Number)]),
   )
   expect(statuses).toEqual({
-    '/healthz': [200, 503],
+    // 400: every route refuses unknown query parameters.
+    '/healthz': [200, 400, 503],
     // 503: the node serves another chain (chain_id_mismatch).
-    '/v1/services': [200, 503],
+    '/v1/services': [200, 400, 503],
     '/v1/services/:id': [200, 400, 404, 503],
     '/v1/services/:id/events': [200, 400, 404, 503],
     '/v1/jobs': [200, 400, 503],
     '/v1/jobs/:id': [200, 400, 404, 503],
     '/v1/sellers/:address': [200, 400, 503],
-    '/v1/stats': [200, 503],
+    '/v1/buyers/:address': [200, 400, 503],
+    '/v1/stats': [200, 400, 503],
     '/v1/transactions/:hash': [200, 400, 404, 503],
   })
 })
@@ -137,7 +140,13 @@ describe('query parameter limit', () => {
     )
   })
 
-  test('other query parameters are ignored', () => {
-    expect(parseLimit({ limit: '3', cacheBust: '1' }).data).toEqual({ limit: 3 })
+  test('other query parameters are refused, naming the allowed ones', () => {
+    const result = parseLimit({ limit: '3', cacheBust: '1' })
+    expect(result.success).toBe(false)
+    expect(result.error?.issues[0]).toMatchObject({
+      code: 'unrecognized_keys',
+      keys: ['cacheBust'],
+      message: 'Allowed query parameters: limit, cursor, buyer, seller, serviceId, state.',
+    })
   })
 })

@@ -15,7 +15,7 @@ async function api() {
   const [stats, services, jobs] = await Promise.all([
     explorer.client.stats.getStats(),
     explorer.client.services.listServices(),
-    explorer.client.jobs.listJobs({ query: { limit: '1000' } }),
+    explorer.client.jobs.listJobs({ query: { limit: 1000 } }),
   ])
   if (stats.status !== 200 || services.status !== 200 || jobs.status !== 200) throw new Error('the API did not answer 200')
   const histories = new Map<string, ServiceEvent[]>()

@@ -43,7 +43,7 @@ async function openOnPhones(path: string, name: string, ready: readonly string[]
 }
 
 async function listed() {
-  const [services, jobs] = await Promise.all([explorer.client.services.listServices(), explorer.client.jobs.listJobs({ query: { limit: '1000' } })])
+  const [services, jobs] = await Promise.all([explorer.client.services.listServices(), explorer.client.jobs.listJobs({ query: { limit: 1000 } })])
   if (services.status !== 200 || jobs.status !== 200) throw new Error('the API did not answer 200')
   return { services: services.body.services, jobs: jobs.body.jobs }
 }

@@ -18,6 +18,7 @@ import { startTestDevnet } from '../support/startTestDevnet.ts'
 // The package as a user gets it: `npm pack` of this checkout, installed from the tarball.
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const fixture = fileURLToPath(new URL('./consumer', import.meta.url))
+const zod4Fixture = fileURLToPath(new URL('./zod4App', import.meta.url))
 const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc')
 const inspectorCli = join(projectRoot, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js')
 const run = promisify(execFile)
@@ -88,6 +89,8 @@ test('the tarball holds what users run and import, and installs alone: no runtim
   expect(packedFiles).toContain('bin/tee-market-mcp.js')
   expect(packedFiles).toContain('dist/bin/tee-market-mcp.js')
   expect(packedFiles).toContain('dist/lib/client.d.ts')
+  expect(packedFiles).toContain('dist/lib/types/zod/index.d.ts')
+  expect(packedFiles).toContain('dist/contract/contract.d.ts')
   expect(packedFiles).toContain('server.json')
   expect(packedFiles.filter((path) => /^(test|bench|\.ci|devnet|server|mcp|chain|contract|client)\//.test(path))).toEqual([])
 
@@ -238,7 +241,7 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
       expect(lines).toEqual([
         { state: 'Pending' },
         { state: 'Settled' },
-        { verified: true, providerType: 'centralized', routes: ['health', 'jobs', 'sellers', 'services', 'stats', 'transactions'] },
+        { verified: true, providerType: 'centralized', routes: ['buyers', 'health', 'jobs', 'sellers', 'services', 'stats', 'transactions'] },
       ])
 
       // The browser bundle runs as it is (an ES module with no Node built-in): a Settled job is
@@ -250,5 +253,50 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
       expect(await followJob(indexer.url, jobId, (stateName) => states.push(stateName))).toBe(true)
       expect(states).toEqual(['Settled'])
     })
+  })
+})
+
+describe('an app on zod 4 installs tee-market alone: the client and the attestation check bring their zod 3 and ts-rest, types too', () => {
+  let app: string
+
+  /** tsc over the fixture, strict, checking the package's declarations too (no skipLibCheck). */
+  async function compile(resolution: 'node16' | 'bundler'): Promise<void> {
+    const compilerOptions = {
+      target: 'ES2022',
+      module: resolution === 'node16' ? 'node16' : 'esnext',
+      moduleResolution: resolution,
+      strict: true,
+      skipLibCheck: false,
+      esModuleInterop: true,
+      types: ['node'],
+      typeRoots: [join(projectRoot, 'node_modules/@types')],
+      outDir: `out-${resolution}`,
+      ...(resolution === 'bundler' ? { noEmit: true } : {}),
+    }
+    const config = `tsconfig.${resolution}.json`
+    writeFileSync(join(app, config), JSON.stringify({ compilerOptions, include: ['src'] }, null, 2))
+    await run(process.execPath, [tsc, '-p', config], { cwd: app }).catch((error: { stdout?: string }) => {
+      throw new Error(`tsc -p ${config} failed:\n${error.stdout ?? String(error)}`)
+    })
+  }
+
+  beforeAll(async () => {
+    app = join(work, 'zod4App')
+    await installTarball(app, { type: 'module' }, ['zod@4.6.7'])
+    cpSync(join(zod4Fixture, 'src'), join(app, 'src'), { recursive: true })
+  }, 180_000)
+
+  test('default: nothing is installed but tee-market and the app\'s zod 4', () => {
+    expect(installedPackages(join(app, 'node_modules'))).toEqual(['tee-market', 'zod'])
+  })
+
+  // The fixture's @ts-expect-error lines fail the build if the client's types came out as `any`.
+  test.each(['bundler', 'node16'] as const)('compiles with moduleResolution %s', { timeout: 120_000 }, async (resolution) => {
+    await compile(resolution)
+  })
+
+  test('runs: zod 4 parses the app\'s settings, the attestation check parses a text', { timeout: 60_000 }, async () => {
+    const { stdout } = await run(process.execPath, ['out-node16/app.js'], { cwd: app, env: cleanEnv })
+    expect(JSON.parse(stdout)).toEqual({ settings: { contact: 'ops@example.org', pageSize: 20 }, providerType: 'centralized', client: 'function' })
   })
 })

@@ -27,7 +27,7 @@ const JobDetailResponseSchema = refineJobKeys(JobDetailSchema)
 /** Everything the list endpoints hold, read once per test through the client itself. */
 async function catalog(): Promise<{ services: Service[]; jobs: Job[] }> {
   const services = await client.services.listServices()
-  const jobs = await client.jobs.listJobs({ query: { limit: '1000' } })
+  const jobs = await client.jobs.listJobs({ query: { limit: 1000 } })
   if (services.status !== 200 || jobs.status !== 200) throw new Error('list endpoints failed')
   return { services: ServiceListSchema.parse(services.body).services, jobs: JobListSchema.parse(jobs.body).jobs }
 }
@@ -95,14 +95,14 @@ describe('GET /v1/jobs', () => {
     expect(ids).toEqual([...ids].sort((a, b) => (a > b ? -1 : 1)))
   })
 
-  test.each(['1', '2', '1000'])('limit %s: that many at most, the newest', async (limit) => {
+  test.each([1, 2, 1000])('limit %s: that many at most, the newest', async (limit) => {
     const all = await catalog()
     const response = await client.jobs.listJobs({ query: { limit } })
     expect(response.status).toBe(200)
     if (response.status !== 200) return
     const list = JobListSchema.parse(response.body)
     expect(list.count).toBe(list.jobs.length)
-    expect(list.jobs).toEqual(all.jobs.slice(0, Number(limit)))
+    expect(list.jobs).toEqual(all.jobs.slice(0, limit))
   })
 
   test('list jobs carry no event history', async () => {
@@ -112,7 +112,7 @@ describe('GET /v1/jobs', () => {
   })
 
   test('malformed limit: 400 invalid_parameter naming limit and the allowed range', async () => {
-    const response = await client.jobs.listJobs({ query: { limit: '1001' } })
+    const response = await client.jobs.listJobs({ query: { limit: 1001 } })
     expect(response.status).toBe(400)
     const { error } = ErrorBodySchema.parse(response.body)
     expect(error.code).toBe('invalid_parameter')
@@ -174,7 +174,7 @@ describe('GET /v1/jobs/:id', () => {
 })
 
 describe('GET /v1/sellers/:address', () => {
-  test('a seller, addressed in any case: its services and jobs, newest first, address echoed', async () => {
+  test('a seller, addressed in any case: its services and jobs, newest first, address echoed EIP-55', async () => {
     const { services, jobs } = await catalog()
     const seller = services[0]?.seller
     if (seller === undefined) throw new Error('no service seeded')
@@ -182,17 +182,17 @@ describe('GET /v1/sellers/:address', () => {
       const response = await client.sellers.getSeller({ params: { address } })
       expect(response.status).toBe(200)
       const record = SellerSchema.parse(response.body)
-      expect(record.seller).toBe(address)
+      expect(record.seller).toBe(seller)
+      expect(record.nextCursor).toBeNull()
       expect(record.services).toEqual(services.filter((service) => service.seller === seller).reverse())
       expect(record.jobs).toEqual(jobs.filter((job) => job.seller === seller))
     }
   })
 
-  test('a seller with nothing: 200, empty arrays, address echoed exactly', async () => {
-    const address = '0xAbCdEf0000000000000000000000000000000001'
-    const response = await client.sellers.getSeller({ params: { address } })
+  test('a seller with nothing: 200, empty arrays, address echoed EIP-55', async () => {
+    const response = await client.sellers.getSeller({ params: { address: '0xabcdef0000000000000000000000000000000001' } })
     expect(response.status).toBe(200)
-    expect(SellerSchema.parse(response.body)).toEqual({ seller: address, services: [], jobs: [] })
+    expect(SellerSchema.parse(response.body)).toEqual({ seller: '0xaBCdEf0000000000000000000000000000000001', services: [], jobs: [], nextCursor: null })
   })
 
   test('malformed address: 400 invalid_parameter', async () => {

@@ -1,3 +1,4 @@
+import { getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ErrorBodySchema, type ErrorBody } from '../../contract/error.ts'
 import { SellerSchema } from '../../contract/seller.ts'
@@ -93,12 +94,12 @@ describe('address on GET /v1/sellers/:address', () => {
     expect(error.message).toMatch(/^The path parameter "address" is invalid: got ".*"\. Expected 0x followed by 40 hex digits/)
   })
 
-  test.each([`0x${'a'.repeat(40)}`, `0x${'A'.repeat(40)}`, '0x000000000000000000000000000000000000dEaD'])(
-    'unknown seller %s: 200 with empty arrays, address echoed exactly',
+  test.each([`0x${'a'.repeat(40)}`, `0x${'A'.repeat(40)}`, '0x000000000000000000000000000000000000dead'])(
+    'unknown seller %s: 200 with empty arrays, address echoed EIP-55',
     async (address) => {
       const response = await send(`/v1/sellers/${address}`)
       expect(response.status).toBe(200)
-      expect(SellerSchema.parse(JSON.parse(response.text))).toEqual({ seller: address, services: [], jobs: [] })
+      expect(SellerSchema.parse(JSON.parse(response.text))).toEqual({ seller: getAddress(address), services: [], jobs: [], nextCursor: null })
     },
   )
 })

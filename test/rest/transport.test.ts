@@ -107,7 +107,7 @@ describe('GET /docs', () => {
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8')
     const html = response.text
     expect(html).toContain('<title>TEE Market indexer API</title>')
-    expect(html).toContain('List recent jobs')
+    expect(html).toContain('List and filter jobs')
     // Anything the browser would load from elsewhere: script and link tags, CSS imports and
     // font URLs, ES module imports. (The bundle's own string constants are not loads.)
     const external = [

@@ -331,3 +331,56 @@ describe('transactions', () => {
     expect(getTransaction(store, { transactionHash: hashOf(5) }).events).toEqual([{ event: 'ServiceRegistered', logIndex: 0, serviceId: '3' }])
   })
 })
+
+describe('job indexes', () => {
+  const otherBuyer = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'
+  const ofBuyer = (id: number, buyer: string, serviceId = '1'): Job => ({ ...job(id), buyer: buyer as Job['buyer'], serviceId })
+  const ids = (jobs: readonly { job: Job }[]): number[] => jobs.map(({ job }) => Number(job.jobId))
+  const filled = (): Store => {
+    const store = newStore()
+    for (let id = 1; id <= 6; id += 1) {
+      store.putJob({ jobId: BigInt(id), job: ofBuyer(id, id % 2 === 0 ? otherBuyer : job(id).buyer, String(1 + (id % 3))) })
+      store.addJobEvent({ jobId: BigInt(id), event: event('JobCreated', 10 + id, 0) })
+    }
+    return store
+  }
+
+  test('default: by buyer (any case), seller, service and state, each ascending by id', () => {
+    const store = filled()
+    expect(ids(store.buyerJobs(otherBuyer.toLowerCase()))).toEqual([2, 4, 6])
+    expect(ids(store.buyerJobs(job(1).buyer))).toEqual([1, 3, 5])
+    expect(ids(store.sellerJobs(seller.toUpperCase().replace('0X', '0x')))).toEqual([1, 2, 3, 4, 5, 6])
+    expect(ids(store.serviceJobs(1n))).toEqual([3, 6])
+    expect(ids(store.serviceJobs(2n))).toEqual([1, 4])
+    expect(ids(store.stateJobs(0))).toEqual([1, 2, 3, 4, 5, 6])
+    expect(store.stateJobs(3)).toEqual([])
+    expect(store.buyerJobs(`0x${'0'.repeat(40)}`)).toEqual([])
+  })
+
+  test('a state change moves the job between the state groups, in id order', () => {
+    const store = filled()
+    for (const id of [4, 2]) store.putJob({ jobId: BigInt(id), job: { ...job(id, 3), buyer: otherBuyer as Job['buyer'], serviceId: String(1 + (id % 3)) } })
+    expect(ids(store.stateJobs(0))).toEqual([1, 3, 5, 6])
+    expect(ids(store.stateJobs(3))).toEqual([2, 4])
+    expect(ids(store.buyerJobs(otherBuyer))).toEqual([2, 4, 6])
+  })
+
+  test('a repair that changes the buyer or the service moves the job too', () => {
+    const store = filled()
+    store.replaceJob({ jobId: 2n, job: ofBuyer(2, job(1).buyer, '9'), events: [{ event: event('JobCreated', 12, 0) }] })
+    expect(ids(store.buyerJobs(otherBuyer))).toEqual([4, 6])
+    expect(ids(store.buyerJobs(job(1).buyer))).toEqual([1, 2, 3, 5])
+    expect(ids(store.serviceJobs(9n))).toEqual([2])
+    expect(ids(store.serviceJobs(3n))).toEqual([5])
+  })
+
+  test('a rollback drops the jobs it deletes from every group; clear empties them', () => {
+    const store = filled()
+    store.rollback({ number: 13n, hash: `0x${'01'.repeat(32)}` })
+    expect(ids(store.buyerJobs(otherBuyer))).toEqual([2])
+    expect(ids(store.stateJobs(0))).toEqual([1, 2, 3])
+    expect(ids(store.serviceJobs(1n))).toEqual([3])
+    store.clear()
+    expect([store.buyerJobs(otherBuyer), store.sellerJobs(seller), store.serviceJobs(2n), store.stateJobs(0)]).toEqual([[], [], [], []])
+  })
+})

@@ -51,11 +51,15 @@ describe.each(['production', 'development'] as const)('%s mode', (mode) => {
   }
 
   test('GET /v1/jobs: the entry is the Job, without events', async () => {
-    expect(await get('/v1/jobs')).toStrictEqual({ count: 1, jobs: [job] })
+    expect(await get('/v1/jobs')).toStrictEqual({ count: 1, jobs: [job], nextCursor: null })
   })
 
   test('GET /v1/sellers/:address: the entry is the Job, without events', async () => {
-    expect(await get(`/v1/sellers/${seller}`)).toStrictEqual({ seller, services: [], jobs: [job] })
+    expect(await get(`/v1/sellers/${seller}`)).toStrictEqual({ seller, services: [], jobs: [job], nextCursor: null })
+  })
+
+  test('GET /v1/buyers/:address: the entry is the Job, without events', async () => {
+    expect(await get(`/v1/buyers/${job.buyer.toLowerCase()}`)).toStrictEqual({ buyer: job.buyer, jobs: [job], nextCursor: null })
   })
 
   test('GET /v1/jobs/:id: the Job with its events', async () => {

@@ -20,7 +20,7 @@ export function MarketPage() {
   const services = useApi<ServiceList>('services', (extraHeaders) => client.services.listServices({ extraHeaders }), { pollMs })
   const jobs = useApi<JobList>(
     'jobs',
-    (extraHeaders) => client.jobs.listJobs({ query: { limit: String(newestJobs) }, extraHeaders }),
+    (extraHeaders) => client.jobs.listJobs({ query: { limit: newestJobs }, extraHeaders }),
     { pollMs },
   )
   const histories = useServiceHistories(services.status === 'ready' ? services.data.services : undefined)

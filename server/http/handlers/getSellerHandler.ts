@@ -1,5 +1,6 @@
 import type { MarketContract } from '../../../contract/router.ts'
-import { getSeller } from '../../readers/getSeller.ts'
+import { getSeller, toSellerJobsScope } from '../../readers/getSeller.ts'
+import { isJobCursorOf } from '../../readers/jobCursor.ts'
 import type { Store } from '../../store/createStore.ts'
 import type { ContractHandler } from '../ContractHandler.ts'
 
@@ -8,7 +9,8 @@ export type GetSellerHandler = ContractHandler<MarketContract['sellers']['getSel
 /** `GET /v1/sellers/:address`; a seller with nothing is a 200 with empty arrays. */
 export function getSellerHandler({ store }: { store: Store }): GetSellerHandler {
   return {
-    version: () => store.version,
-    answer: ({ params }) => ({ status: 200, body: getSeller(store, { address: params.address }) }),
+    // A cursor that will be refused gets no ETag: `If-None-Match: *` must not turn its 400 into a 304.
+    version: ({ params, query }) => (isJobCursorOf(query.cursor, { scope: toSellerJobsScope(params.address) }) ? store.version : undefined),
+    answer: ({ params, query }) => ({ status: 200, body: getSeller(store, { address: params.address, limit: query.limit, cursor: query.cursor }) }),
   }
 }
