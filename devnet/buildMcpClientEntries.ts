@@ -31,7 +31,7 @@ export function buildMcpClientEntries({ config, hostedUrl, buyerKey }: BuildMcpC
           MARKET_NETWORK: 'devnet',
           RPC_URL: config.rpcUrl,
           DEPLOYMENT_PATH: config.deploymentPath,
-          MARKET_OUTPUT_URL: `http://${config.host}:${config.sellerPort}/outputs/{jobId}`,
+          MARKET_OUTPUT_URL: `${config.tlsCert === null ? 'http' : 'https'}://${config.host}:${config.sellerPort}/outputs/{jobId}`,
           MARKET_PRIVATE_KEY: buyerKey,
         },
       },
