@@ -10,6 +10,11 @@ export type ServingSettings = Pick<Config, 'tlsCert' | 'tlsKey' | 'trustProxy'>
 export type ServingOptions = {
   https: { cert: string; key: string } | null
   trustProxy: string[] | false
+  /**
+   * HTTP/2 beside HTTP/1.1 (ALPN) under TLS. No flag sets it: `npm run bench`'s TLS stage measures
+   * it slower per request than HTTP/1.1 keep-alive for these small JSON answers (README, Benchmarks).
+   */
+  http2?: boolean | undefined
 }
 
 export type ReadServingOptionsReturnType = ServingOptions & {
