@@ -58,6 +58,8 @@ export type ServeOutputsParameters = {
   limits?: Partial<ServerLimits> | undefined
   /** The certificate and trusted proxies (see readServingOptions); plain HTTP unless given. */
   serving?: ServingSettings | undefined
+  /** Where a certificate reload is reported. */
+  log?: ((line: string) => void) | undefined
 }
 
 export type ServeOutputsReturnType = {
@@ -187,11 +189,12 @@ function buildOutputApp(
 /** Serves the store's settled outputs to their buyers over HTTP (protocol above). */
 export async function serveOutputs(
   store: SellerStore,
-  { host = '127.0.0.1', port, settle = async () => undefined, sellers, chainId, escrow, limits, serving = plainHttp }: ServeOutputsParameters,
+  { host = '127.0.0.1', port, settle = async () => undefined, sellers, chainId, escrow, limits, serving = plainHttp, log = () => undefined }: ServeOutputsParameters,
 ): Promise<ServeOutputsReturnType> {
   const options = await readServingOptions(serving)
   const app = buildOutputApp(store, settle, { sellers, chainId, escrow }, limits, options)
-  const { unwatch } = await listenServing(app, { host, port, settings: serving })
+  const logger = { info: (fields: object, message: string) => log(`${message} ${JSON.stringify(fields)}`), warn: (fields: object, message: string) => log(`${message} ${JSON.stringify(fields)}`) }
+  const { unwatch } = await listenServing(app, { host, port, settings: serving, logger })
   const address = app.server.address()
   const boundPort = typeof address === 'object' && address !== null ? address.port : port
   return {

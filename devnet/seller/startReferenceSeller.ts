@@ -131,6 +131,7 @@ export async function startReferenceSeller({
     host,
     port,
     serving,
+    log,
     sellers: [...wallets.values()].map((wallet) => wallet.account.address),
     chainId,
     escrow: deployment.escrow,
