@@ -1,4 +1,3 @@
-import { isIP } from 'node:net'
 import { getAddress, isAddress } from 'viem'
 import { z } from 'zod'
 import { networkNames } from './networks.ts'
@@ -60,6 +59,13 @@ const origin = (text: string): string | undefined => {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text.replace(/\/$/, '').toLowerCase() ? url.origin : undefined
 }
 
+const proxyAddressNames = ['loopback', 'linklocal', 'uniquelocal']
+
+// zod's checks, not node:net's isIP: this module is also bundled into the explorer.
+const ipv4 = z.string().ip({ version: 'v4' })
+const ipv6 = z.string().ip({ version: 'v6' })
+const isIP = (text: string): 0 | 4 | 6 => (ipv4.safeParse(text).success ? 4 : ipv6.safeParse(text).success ? 6 : 0)
+
 /** An IP address or a CIDR range (`10.0.0.0/8`, `::1/128`), or one of proxy-addr's names for a family of them. */
 const proxyAddress = (text: string): string | undefined => {
   if (proxyAddressNames.includes(text)) return text
@@ -70,8 +76,6 @@ const proxyAddress = (text: string): string | undefined => {
   const prefix = safeInteger(0, family === 4 ? 32 : 128)(bits)
   return prefix === undefined ? undefined : text
 }
-
-const proxyAddressNames = ['loopback', 'linklocal', 'uniquelocal']
 
 const filePath = (text: string): string | undefined => (text === '' ? undefined : text)
 
