@@ -103,6 +103,17 @@ test('the explorer works in chromium over https, trusting only the test CA', asy
   }
 })
 
+test('without the CA on its list, chromium refuses the page', async () => {
+  let browser: LaunchedBrowser | undefined
+  try {
+    browser = await launchBrowser()
+    const page = await browser.context.newPage()
+    await expect(page.goto(`${rest.url}/`)).rejects.toThrow(/ERR_CERT_AUTHORITY_INVALID/)
+  } finally {
+    await browser?.close()
+  }
+})
+
 test('plain http:// to a TLS port gets no answer: the server never falls back to HTTP', async () => {
   await expect(fetch(rest.url.replace('https:', 'http:') + '/healthz')).rejects.toThrow()
 })
