@@ -35,6 +35,7 @@ test('npm start with --tls-cert and --tls-key serves every component on https://
     expect(output).toMatch(new RegExp(`seller outputs +https://127\\.0\\.0\\.1:${sellerPort}/outputs/`))
     expect(output).toContain(`"url": "https://127.0.0.1:${mcpPort}/mcp"`)
     expect(output).toContain(`"MARKET_OUTPUT_URL": "https://127.0.0.1:${sellerPort}/outputs/{jobId}"`)
+    expect(output).toContain(`"NODE_EXTRA_CA_CERTS": "${certPath}"`)
     const curl = (url: string) => promisify(execFile)('curl', ['-sS', '--max-time', '10', '--cacert', certificates.caPath, '-o', '/dev/null', '-w', '%{http_code}', url])
     expect((await curl(`https://127.0.0.1:${port}/v1/stats`)).stdout).toBe('200')
     expect((await curl(`https://127.0.0.1:${mcpPort}/healthz`)).stdout).toBe('200')
