@@ -6,6 +6,7 @@ import type { FullNodeResult } from './measureFullNode.ts'
 import type { LagResult } from './measureLag.ts'
 import type { MemoryResult } from './measureMemory.ts'
 import type { ObservabilityCost } from './measureObservability.ts'
+import type { TlsCost } from './measureTls.ts'
 import type { BenchOptions } from './parseBenchArgs.ts'
 
 /** Everything one `npm run bench` measured; written to bench/results.json (bigints as strings). */
@@ -24,6 +25,8 @@ export type BenchResults = {
   memory: MemoryResult
   /** What request metrics and access logs cost per request (see measureObservability). */
   observability: ObservabilityCost[]
+  /** What TLS costs per request, HTTP/1.1 and HTTP/2, beside plain HTTP (see measureTls). */
+  tls: TlsCost[]
   /** A mainnet-sized history through a public full node's limits; null when skipped. */
   fullNode: FullNodeResult | null
   targets: TargetCheck[]

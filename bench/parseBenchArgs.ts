@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { BenchArgumentError } from '../errors/bench.ts'
 
 /** Stages a run may leave out (generation, back-fill and memory always run: the others need them). */
-export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'fullnode'] as const
+export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode'] as const
 export type SkippableStage = (typeof skippableStages)[number]
 
 export type BenchOptions = {
@@ -11,6 +11,8 @@ export type BenchOptions = {
   skip: readonly SkippableStage[]
   /** Only measure what request metrics and access logs cost (no devnet, no market: a minute). */
   observabilityOnly: boolean
+  /** Only measure what TLS costs per request (no devnet, no market: about two minutes). */
+  tlsOnly: boolean
   jobs: number
   /** Measured seconds per endpoint (after the warm-up). */
   durationSec: number
@@ -33,7 +35,7 @@ export type ParseBenchArgsReturnType = BenchOptions
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--duration S] [--warmup S] [--connections C] ' +
   '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--full-node-blocks N] [--cpu-prof DIR] [--out FILE] ' +
-  `[--skip ${skippableStages.join(',')}] [--observability-only]`
+  `[--skip ${skippableStages.join(',')}] [--observability-only] [--tls-only]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
 export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnType {
@@ -55,6 +57,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         out: { type: 'string' },
         skip: { type: 'string' },
         'observability-only': { type: 'boolean', default: false },
+        'tls-only': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -78,6 +81,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     quick,
     skip: skip as SkippableStage[],
     observabilityOnly: values['observability-only'] === true,
+    tlsOnly: values['tls-only'] === true,
     jobs: Math.floor(number('jobs', values.jobs, quick ? 2_000 : 10_000, 1)),
     durationSec: number('duration', values.duration, quick ? 3 : 10, 1),
     warmupSec: number('warmup', values.warmup, quick ? 0.5 : 2, 0),

@@ -13,6 +13,7 @@ import { measureLag, type LagResult } from './measureLag.ts'
 import { measureMcp } from './measureMcp.ts'
 import { measureMemory } from './measureMemory.ts'
 import { measureObservability, printObservabilityTable } from './measureObservability.ts'
+import { measureTls, printTlsTable } from './measureTls.ts'
 import { measureRest } from './measureRest.ts'
 import { parseBenchArgs } from './parseBenchArgs.ts'
 import { printTable } from './printTable.ts'
@@ -44,6 +45,11 @@ try {
   if (options.observabilityOnly) {
     progress(`loading GET /v1/services with metrics and access logs on and off (${options.warmupSec} s warm-up + ${options.durationSec} s each)`)
     console.log(printObservabilityTable(await measureObservability({ load })))
+    process.exit(0)
+  }
+  if (options.tlsOnly) {
+    progress(`loading GET /v1/jobs/:id and MCP get_job over http, https and HTTP/2 (${options.warmupSec} s warm-up + ${options.durationSec} s each)`)
+    console.log(printTlsTable(await measureTls({ load })))
     process.exit(0)
   }
 
@@ -155,6 +161,8 @@ try {
   const memory = await measureMemory(server, { report: backfilled.report })
   if (!options.skip.includes('observability')) progress('loading GET /v1/services with metrics and access logs on and off')
   const observability = options.skip.includes('observability') ? [] : await measureObservability({ load })
+  if (!options.skip.includes('tls')) progress('loading GET /v1/jobs/:id and MCP get_job over http, https and HTTP/2')
+  const tls = options.skip.includes('tls') ? [] : await measureTls({ load })
   const fullNode = options.skip.includes('fullnode')
     ? null
     : await measureFullNode({ blocks: options.fullNodeBlocks, bursts: 20, startServer, progress })
@@ -173,6 +181,7 @@ try {
     mcp,
     memory,
     observability,
+    tls,
     fullNode,
     targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory, fullNode }),
   }
@@ -180,6 +189,7 @@ try {
   writeFileSync(resultsPath, `${JSON.stringify(results, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`)
   console.log(printTable(results))
   if (observability.length > 0) console.log(`\n${printObservabilityTable(observability)}`)
+  if (tls.length > 0) console.log(`\n${printTlsTable(tls)}`)
   console.log(`\nwritten to ${options.resultsPath} in ${results.durationSec.toFixed(0)} s`)
 } catch (error) {
   console.error(error instanceof BaseError ? `bench: ${error.message}${error.details === undefined ? '' : `\n${error.details}`}` : error)

@@ -59,6 +59,26 @@ const origin = (text: string): string | undefined => {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text.replace(/\/$/, '').toLowerCase() ? url.origin : undefined
 }
 
+const proxyAddressNames = ['loopback', 'linklocal', 'uniquelocal']
+
+// zod's checks, not node:net's isIP: this module is also bundled into the explorer.
+const ipv4 = z.string().ip({ version: 'v4' })
+const ipv6 = z.string().ip({ version: 'v6' })
+const isIP = (text: string): 0 | 4 | 6 => (ipv4.safeParse(text).success ? 4 : ipv6.safeParse(text).success ? 6 : 0)
+
+/** An IP address or a CIDR range (`10.0.0.0/8`, `::1/128`), or one of proxy-addr's names for a family of them. */
+const proxyAddress = (text: string): string | undefined => {
+  if (proxyAddressNames.includes(text)) return text
+  const [ip, bits, ...rest] = text.split('/')
+  const family = isIP(ip ?? '')
+  if (family === 0 || rest.length > 0) return undefined
+  if (bits === undefined) return text
+  const prefix = safeInteger(0, family === 4 ? 32 : 128)(bits)
+  return prefix === undefined ? undefined : text
+}
+
+const filePath = (text: string): string | undefined => (text === '' ? undefined : text)
+
 const address = (text: string) => (isAddress(text, { strict: false }) ? getAddress(text) : undefined)
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -116,7 +136,7 @@ export const ConfigSchema = z.object({
   deployTimestamp: textField('a unix time in seconds', safeInteger(0, Number.MAX_SAFE_INTEGER)).nullable(),
   pollIntervalMs: textField('a positive number of milliseconds', safeInteger(1, 2_147_483_647)),
   /** Where the devnet deployment record is read from and written to. */
-  deploymentPath: textField('a file path', (text) => (text === '' ? undefined : text)),
+  deploymentPath: textField('a file path', filePath),
   /** REST indexer listen port. */
   port: portField,
   host: textField('a host name or IP address', (text) => (/^[^\s/]+$/.test(text) ? text : undefined)),
@@ -140,6 +160,20 @@ export const ConfigSchema = z.object({
   allowedHosts: textField('a comma-separated list of host names without port, e.g. mcp.example.org', list(hostName)),
   /** Browser origins the hosted MCP server accepts besides the loopback ones, e.g. https://app.example.org. */
   allowedOrigins: textField('a comma-separated list of origins (scheme://host[:port]), e.g. https://app.example.org', list(origin)),
+  /**
+   * PEM certificate (with its chain) and private key: with both, the REST indexer, the hosted MCP
+   * server and the reference seller serve HTTPS only, and pick up a renewed pair without a restart.
+   */
+  tlsCert: textField('a PEM certificate file path (or "none")', filePath).nullable(),
+  tlsKey: textField('a PEM private key file path (or "none")', filePath).nullable(),
+  /**
+   * The reverse proxies in front (addresses or CIDR ranges): only their X-Forwarded-For, -Proto and
+   * -Host are believed, for the client's address, scheme and public host name. Empty: none.
+   */
+  trustProxy: textField(
+    `a comma-separated list of IP addresses or CIDR ranges (or ${proxyAddressNames.join(', ')}), e.g. 127.0.0.1,10.0.0.0/8`,
+    list(proxyAddress),
+  ),
   /** Where `GET /metrics` (Prometheus text) is served; see MetricsSetting. */
   metrics: textField('on, off or a TCP port number from 0 to 65535', metricsSetting),
   logLevel: textField(`one of ${logLevels.join(', ')}`, logLevel),

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import type { Deployment } from './deployment.ts'
 import { ConfigError } from '../errors/config.ts'
 import { canQuoteSetting, quoteSetting } from '../errors/quoteSetting.ts'
-import { ConfigSchema, type Config, type ConfigKey } from './ConfigSchema.ts'
+import { ConfigSchema, type Config, type ConfigKey, type ConfigSettings } from './ConfigSchema.ts'
 import { networkNames, networks, type NetworkName } from './networks.ts'
 import { readDeploymentRecord } from './readDeploymentRecord.ts'
 
@@ -39,6 +39,9 @@ export const configSources = {
   mcpSource: { flag: 'mcp-source', env: 'MCP_SOURCE' },
   allowedHosts: { flag: 'allowed-hosts', env: 'MCP_ALLOWED_HOSTS' },
   allowedOrigins: { flag: 'allowed-origins', env: 'MCP_ALLOWED_ORIGINS' },
+  tlsCert: { flag: 'tls-cert', env: 'TLS_CERT' },
+  tlsKey: { flag: 'tls-key', env: 'TLS_KEY' },
+  trustProxy: { flag: 'trust-proxy', env: 'TRUST_PROXY' },
   metrics: { flag: 'metrics', env: 'METRICS' },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL' },
   accessLog: { flag: 'access-log', env: 'ACCESS_LOG' },
@@ -58,6 +61,9 @@ const defaults = {
   logRange: null,
   allowedHosts: '',
   allowedOrigins: '',
+  tlsCert: null,
+  tlsKey: null,
+  trustProxy: '',
   metrics: 'on',
   logLevel: 'info',
   accessLog: 'off',
@@ -65,7 +71,7 @@ const defaults = {
 
 /** Written as a flag or variable value, these switch an optional URL off. */
 const noneValues = new Set(['', 'none'])
-const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'mcpSource', 'startBlock', 'deployTimestamp', 'wsRpcUrl', 'rpcRateLimit', 'logRange'])
+const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'mcpSource', 'startBlock', 'deployTimestamp', 'wsRpcUrl', 'rpcRateLimit', 'logRange', 'tlsCert', 'tlsKey'])
 
 export type LoadConfigParameters = {
   argv: readonly string[]
@@ -141,6 +147,7 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
   const raw = Object.fromEntries([...settings].map(([key, setting]) => [key, setting.value]))
   const result = ConfigSchema.safeParse(raw)
   if (result.success) {
+    checkTlsPair(result.data, settings)
     const { rpcUrls: [rpcUrl, ...fallbackRpcUrls], ...rest } = result.data
     return { ...rest, rpcUrl, fallbackRpcUrls, deploymentPath: resolve(result.data.deploymentPath) }
   }
@@ -183,6 +190,16 @@ function toWebSocketUrl(rpcUrl: string | null): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
   return url.toString()
+}
+
+/** A certificate without its key, or the reverse, would leave the server on plain HTTP: refused. */
+function checkTlsPair({ tlsCert, tlsKey }: Pick<ConfigSettings, 'tlsCert' | 'tlsKey'>, settings: ReadonlyMap<ConfigKey, Setting>): void {
+  if ((tlsCert === null) === (tlsKey === null)) return
+  const [given, missing] = tlsCert === null ? (['tlsKey', 'tlsCert'] as const) : (['tlsCert', 'tlsKey'] as const)
+  const { flag, env } = configSources[missing]
+  throw new ConfigError(
+    `${settings.get(given)?.from ?? configSources[given].flag} is set but --${flag} (${env}) is not: HTTPS needs both the certificate and its key, or neither for plain HTTP.`,
+  )
 }
 
 function isNetworkName(value: string | null): value is NetworkName {

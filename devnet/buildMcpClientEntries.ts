@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Config } from '../config/ConfigSchema.ts'
 
@@ -31,8 +32,10 @@ export function buildMcpClientEntries({ config, hostedUrl, buyerKey }: BuildMcpC
           MARKET_NETWORK: 'devnet',
           RPC_URL: config.rpcUrl,
           DEPLOYMENT_PATH: config.deploymentPath,
-          MARKET_OUTPUT_URL: `http://${config.host}:${config.sellerPort}/outputs/{jobId}`,
+          MARKET_OUTPUT_URL: `${config.tlsCert === null ? 'http' : 'https'}://${config.host}:${config.sellerPort}/outputs/{jobId}`,
           MARKET_PRIVATE_KEY: buyerKey,
+          // A devnet's certificate is likely self-signed: the local server must trust it to fetch outputs.
+          ...(config.tlsCert === null ? {} : { NODE_EXTRA_CA_CERTS: resolve(config.tlsCert) }),
         },
       },
     },

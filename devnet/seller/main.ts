@@ -24,6 +24,8 @@ a signed attestation and serves each output to its buyer at GET /outputs/<jobId>
   --deployment <path>    devnet deployment record (default devnet/deployment.json, env DEPLOYMENT_PATH)
   --port <port>          output endpoint port (default 8082, env SELLER_PORT)
   --host <host>          output endpoint address (default 127.0.0.1)
+  --tls-cert <pem>       serve the outputs over HTTPS with this certificate (env TLS_CERT), with --tls-key
+  --tls-key <pem>        the certificate's private key (env TLS_KEY); a renewed pair is served without a restart
   --backend <name>       builtin (default: a deterministic answer, no model) or openai
   --openai-url <url>     OpenAI-compatible API base, e.g. http://127.0.0.1:11434/v1 (with --backend openai)
   --model <name>         model sent to that API (default: the service's modelId); key from env OPENAI_API_KEY
@@ -51,6 +53,8 @@ const ArgsSchema = z.object({
   deployment: z.string().min(1).default('devnet/deployment.json'),
   port: port.default('8082'),
   host: z.string().min(1).default('127.0.0.1'),
+  'tls-cert': z.string().min(1).optional(),
+  'tls-key': z.string().min(1).optional(),
   backend: z.enum(['builtin', 'openai']).default('builtin'),
   'openai-url': httpUrl.optional(),
   model: z.string().min(1).optional(),
@@ -74,6 +78,8 @@ function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): Args
         deployment: { type: 'string', default: env.DEPLOYMENT_PATH },
         port: { type: 'string', default: env.SELLER_PORT },
         host: { type: 'string' },
+        'tls-cert': { type: 'string', default: env.TLS_CERT },
+        'tls-key': { type: 'string', default: env.TLS_KEY },
         backend: { type: 'string' },
         'openai-url': { type: 'string' },
         model: { type: 'string' },
@@ -96,6 +102,9 @@ function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): Args
   }
   if (parsed.data.backend === 'openai' && parsed.data['openai-url'] === undefined) {
     throw new ConfigError('--backend openai needs --openai-url, e.g. http://127.0.0.1:11434/v1.')
+  }
+  if ((parsed.data['tls-cert'] === undefined) !== (parsed.data['tls-key'] === undefined)) {
+    throw new ConfigError('--tls-cert and --tls-key (TLS_CERT, TLS_KEY) go together: HTTPS needs both the certificate and its key, or neither for plain HTTP.')
   }
   return parsed.data
 }
@@ -135,6 +144,7 @@ async function main(): Promise<void> {
     services,
     port: args.port,
     host: args.host,
+    serving: { tlsCert: args['tls-cert'] ?? null, tlsKey: args['tls-key'] ?? null, trustProxy: [] },
     backend: backendFrom(args, process.env),
     fromBlock: args['from-block'],
     stateFile: args['state-file'],

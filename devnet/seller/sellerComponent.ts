@@ -14,6 +14,7 @@ export const sellerComponent: DevnetComponent = {
       services,
       port: config.sellerPort,
       host: config.host,
+      serving: config,
       log,
     })
     return {

@@ -36,6 +36,9 @@ import { corsHeaders } from '../../server/http/addCorsHeaders.ts'
 import { answerClientError } from '../../server/http/answerClientError.ts'
 import { handleFrameworkError } from '../../server/http/handleFrameworkError.ts'
 import { hardenServer, type ServerLimits } from '../../server/http/hardenServer.ts'
+import { listenServing } from '../../server/serving/listenServing.ts'
+import { readServingOptions, type ServingSettings } from '../../server/serving/readServingOptions.ts'
+import { toFastifyServing, type ServingOptions } from '../../server/serving/toFastifyServing.ts'
 import type { SellerOutput, SellerStore } from './createSellerStore.ts'
 
 export type ServeOutputsParameters = {
@@ -53,6 +56,10 @@ export type ServeOutputsParameters = {
   escrow: Address
   /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
   limits?: Partial<ServerLimits> | undefined
+  /** The certificate and trusted proxies (see readServingOptions); plain HTTP unless given. */
+  serving?: ServingSettings | undefined
+  /** Where a certificate reload is reported. */
+  log?: ((line: string) => void) | undefined
 }
 
 export type ServeOutputsReturnType = {
@@ -60,6 +67,8 @@ export type ServeOutputsReturnType = {
   url: string
   close: () => Promise<void>
 }
+
+const plainHttp: ServingSettings = { tlsCert: null, tlsKey: null, trustProxy: [] }
 
 const canonicalUint = /^(0|[1-9][0-9]{0,77})$/
 
@@ -113,8 +122,9 @@ function buildOutputApp(
   settle: (jobId: bigint) => Promise<SellerOutput | undefined>,
   check: OutputRequestCheck,
   limits: Partial<ServerLimits> | undefined,
+  serving: ServingOptions | undefined,
 ): FastifyInstance {
-  const app = Fastify({ logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
+  const app = Fastify({ ...toFastifyServing(serving), logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
   hardenServer(app, { methods: ['GET', 'HEAD'], limits })
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.headers(corsHeaders)
@@ -179,11 +189,19 @@ function buildOutputApp(
 /** Serves the store's settled outputs to their buyers over HTTP (protocol above). */
 export async function serveOutputs(
   store: SellerStore,
-  { host = '127.0.0.1', port, settle = async () => undefined, sellers, chainId, escrow, limits }: ServeOutputsParameters,
+  { host = '127.0.0.1', port, settle = async () => undefined, sellers, chainId, escrow, limits, serving = plainHttp, log = () => undefined }: ServeOutputsParameters,
 ): Promise<ServeOutputsReturnType> {
-  const app = buildOutputApp(store, settle, { sellers, chainId, escrow }, limits)
-  await app.listen({ host, port })
+  const options = await readServingOptions(serving)
+  const app = buildOutputApp(store, settle, { sellers, chainId, escrow }, limits, options)
+  const logger = { info: (fields: object, message: string) => log(`${message} ${JSON.stringify(fields)}`), warn: (fields: object, message: string) => log(`${message} ${JSON.stringify(fields)}`) }
+  const { unwatch } = await listenServing(app, { host, port, settings: serving, logger })
   const address = app.server.address()
   const boundPort = typeof address === 'object' && address !== null ? address.port : port
-  return { url: `http://${host}:${boundPort}`, close: () => app.close() }
+  return {
+    url: `${options.https === null ? 'http' : 'https'}://${host}:${boundPort}`,
+    close: async () => {
+      unwatch()
+      await app.close()
+    },
+  }
 }

@@ -20,6 +20,7 @@ import type { SellerBackend } from './backends/SellerBackend.ts'
 import { createBuiltinBackend } from './backends/createBuiltinBackend.ts'
 import { createSellerStore } from './createSellerStore.ts'
 import { type JobCreatedRecord, scanJobCreated } from './scanJobCreated.ts'
+import type { ServingSettings } from '../../server/serving/readServingOptions.ts'
 import { serveOutputs } from './serveOutputs.ts'
 import { settleRecordedOutput } from './settleRecordedOutput.ts'
 
@@ -43,6 +44,8 @@ export type StartReferenceSellerParameters = {
   /** Output endpoint port; 0 picks a free one. */
   port: number
   host?: string
+  /** The output endpoint's certificate and trusted proxies (see readServingOptions); plain HTTP unless given. */
+  serving?: ServingSettings | undefined
   backend?: SellerBackend
   /**
    * First block to scan for JobCreated. Default: where the state file says the last run stopped,
@@ -85,6 +88,7 @@ export async function startReferenceSeller({
   services,
   port,
   host = '127.0.0.1',
+  serving,
   backend = createBuiltinBackend(),
   fromBlock,
   stateFile,
@@ -126,6 +130,8 @@ export async function startReferenceSeller({
   const server = await serveOutputs(store, {
     host,
     port,
+    serving,
+    log,
     sellers: [...wallets.values()].map((wallet) => wallet.account.address),
     chainId,
     escrow: deployment.escrow,

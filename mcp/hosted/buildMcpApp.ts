@@ -5,6 +5,7 @@ import { answerClientError } from '../../server/http/answerClientError.ts'
 import { handleFrameworkError } from '../../server/http/handleFrameworkError.ts'
 import { hardenServer, type ServerLimits } from '../../server/http/hardenServer.ts'
 import type { OperatorMetrics } from '../../server/http/registerOperatorRoutes.ts'
+import { toFastifyServing, type ServingOptions } from '../../server/serving/toFastifyServing.ts'
 import { addHttpMetrics } from '../../server/metrics/addHttpMetrics.ts'
 import { addMetricsRoute } from '../../server/metrics/serveMetrics.ts'
 import { createMarketMcpServer } from '../server/createMarketMcpServer.ts'
@@ -27,6 +28,8 @@ export type BuildMcpAppParameters = {
   limits?: Partial<ServerLimits> | undefined
   /** Request metrics and, when `route`, `GET /metrics`; none unless given. */
   metrics?: OperatorMetrics | undefined
+  /** HTTPS and the trusted proxies (see readServingOptions); plain HTTP, trusting no proxy, unless given. */
+  serving?: ServingOptions | undefined
 }
 
 export type BuildMcpAppReturnType = FastifyInstance
@@ -53,8 +56,9 @@ export function buildMcpApp({
   log = (message) => process.stderr.write(`${message}\n`),
   limits,
   metrics,
+  serving,
 }: BuildMcpAppParameters): BuildMcpAppReturnType {
-  const app = Fastify({ bodyLimit, logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
+  const app = Fastify({ ...toFastifyServing(serving), bodyLimit, logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
   hardenServer(app, { methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], limits })
 
   // JSON is parsed by Fastify (with its body limit); any other type reaches the transport unread,

@@ -19,8 +19,9 @@ const loopbackHostnames = ['localhost', '127.0.0.1', '[::1]']
  * DNS-rebinding protection, as the MCP transport spec asks of a local server: when bound to a
  * loopback address, a request must name a loopback host (or an allowed one) in `Host`, and a
  * browser's `Origin`, when sent, must be a loopback or allowed origin; otherwise 403 with the SDK's
- * wording. Behind a proxy, `--allowed-hosts` and `--allowed-origins` name what the proxy forwards,
- * and set on any bind they are checked there too.
+ * wording. Behind a proxy, `--allowed-hosts` and `--allowed-origins` name the public host and the
+ * pages' origins, and set on any bind they are checked there too; with `--trust-proxy` the host is
+ * the one the proxy forwards in X-Forwarded-Host.
  */
 export function createHostGuard({ bindHost, allowedHosts, allowedOrigins }: CreateHostGuardParameters): CreateHostGuardReturnType {
   const loopback = isLoopback(bindHost)
@@ -34,9 +35,10 @@ export function createHostGuard({ bindHost, allowedHosts, allowedOrigins }: Crea
     sendJsonRpcError(reply, { status: 403, code: jsonRpcErrorCodes.serverError, message })
   }
   return function guardHostAndOrigin(request, reply, done) {
-    const host = request.headers.host
+    // The public name behind a trusted proxy (X-Forwarded-Host from its address only), else Host.
+    const host = request.host
     if (checkHosts) {
-      if (host === undefined || host === '') return refuse(reply, 'Missing Host header')
+      if (host === '') return refuse(reply, 'Missing Host header')
       const hostname = hostnameOf(`http://${host}`)
       if (hostname === undefined || !hosts.has(hostname)) return refuse(reply, `Invalid Host: ${hostname ?? host}`)
     }

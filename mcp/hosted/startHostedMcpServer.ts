@@ -5,6 +5,8 @@ import { packageVersion } from '../../server/logging/packageVersion.ts'
 import { createMetricsRegistry } from '../../server/metrics/createMetricsRegistry.ts'
 import { serveMetrics } from '../../server/metrics/serveMetrics.ts'
 import type { Store } from '../../server/store/createStore.ts'
+import { listenServing } from '../../server/serving/listenServing.ts'
+import { readServingOptions } from '../../server/serving/readServingOptions.ts'
 import { mcpServerName } from '../server/createMarketMcpServer.ts'
 import { createToolContext } from '../server/createToolContext.ts'
 import { createToolDispatcher } from '../server/createToolDispatcher.ts'
@@ -39,6 +41,7 @@ export async function startHostedMcpServer(
   config: Config,
   { logger, log = logger === undefined ? (message) => process.stderr.write(`${message}\n`) : (message) => logger.warn(message), store, keepAliveMs, limits }: StartHostedMcpServerParameters = {},
 ): Promise<StartHostedMcpServerReturnType> {
+  const serving = await readServingOptions(config)
   const context = createToolContext(config, { log, server: 'hosted', store })
   const tools = hostedTools.map((tool) => tool.name)
   const registry = config.metrics === 'off' ? undefined : createMetricsRegistry({ service: 'mcp' })
@@ -52,11 +55,12 @@ export async function startHostedMcpServer(
       getMcpHealth(context.client, { service: mcpServerName, network: config.network, chainId: config.chainId, tools }),
     log,
     metrics: registry === undefined ? undefined : { registry, route: config.metrics === 'on' },
+    serving,
   })
-  await app.listen({ host: config.host, port: config.mcpPort })
+  const { unwatch } = await listenServing(app, { host: config.host, port: config.mcpPort, settings: config, logger })
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.mcpPort
-  const url = `http://${config.host}:${port}`
+  const url = `${serving.https === null ? 'http' : 'https'}://${config.host}:${port}`
   const metricsServer = registry === undefined ? undefined : await serveMetrics({ registry, setting: config.metrics, host: config.host })
   logger?.info(
     {
@@ -70,6 +74,8 @@ export async function startHostedMcpServer(
       tools,
       reading: context.reading,
       metrics: config.metrics === 'off' ? 'off' : `${metricsServer?.url ?? url}/metrics`,
+      tls: serving.certificate ?? 'off',
+      trustProxy: serving.trustProxy,
     },
     `hosted mcp started on ${url}/mcp`,
   )
@@ -77,6 +83,7 @@ export async function startHostedMcpServer(
     url,
     metricsUrl: metricsServer?.url,
     close: async () => {
+      unwatch()
       await app.close()
       await metricsServer?.close()
       logger?.info('hosted mcp stopped')

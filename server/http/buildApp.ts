@@ -13,6 +13,7 @@ import { createMarketRouter } from './createMarketRouter.ts'
 import { handleError } from './handleError.ts'
 import { handleFrameworkError } from './handleFrameworkError.ts'
 import { handleRequestValidationError } from './handleRequestValidationError.ts'
+import { toFastifyServing, type ServingOptions } from '../serving/toFastifyServing.ts'
 import { hardenServer, type ServerLimits } from './hardenServer.ts'
 import { listContractPaths } from './listContractPaths.ts'
 import { registerDocsRoutes, docsPaths } from './registerDocsRoutes.ts'
@@ -45,6 +46,8 @@ export type BuildAppParameters = {
   accessLog?: boolean | undefined
   /** The web explorer at `/` and its deep links; left out, those paths are 404s. */
   explorer?: Omit<RegisterExplorerRoutesParameters, 'answers'> | undefined
+  /** HTTPS and the trusted proxies (see readServingOptions); plain HTTP, trusting no proxy, unless given. */
+  serving?: ServingOptions | undefined
 }
 
 export type BuildAppReturnType = FastifyInstance
@@ -63,8 +66,9 @@ const s = initServer()
  * (CORS, ETags and kept bodies, compression, compiled response schemas, error shapes, 405 guards)
  * are hooks and handlers of the app around it, one call per concern.
  */
-export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits, metrics, accessLog = mode === 'development', explorer }: BuildAppParameters): BuildAppReturnType {
+export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits, metrics, accessLog = mode === 'development', explorer, serving }: BuildAppParameters): BuildAppReturnType {
   const app = Fastify({
+    ...toFastifyServing(serving),
     ...(logger === false ? { logger: false } : { loggerInstance: logger as FastifyBaseLogger }),
     logController: new LogController({ disableRequestLogging: !accessLog }),
     routerOptions: { maxParamLength },

@@ -16,6 +16,8 @@ import { serveMetrics } from '../metrics/serveMetrics.ts'
 import type { Store } from '../store/createStore.ts'
 import { buildApp, type AppMode } from './buildApp.ts'
 import { buildDocsHtml } from './buildDocsHtml.ts'
+import { listenServing } from '../serving/listenServing.ts'
+import { readServingOptions } from '../serving/readServingOptions.ts'
 import { toExplorerSite } from '../explorer/ExplorerSite.ts'
 import { readExplorerAssets } from '../explorer/readExplorerAssets.ts'
 
@@ -54,6 +56,8 @@ export async function startRestIndexer(
 ): Promise<StartRestIndexerReturnType> {
   const logger = given === false ? pino({ enabled: false }) : given
   const log = logger.child({ component: 'indexer' })
+  // First: a bad certificate stops the start before the indexer reads anything.
+  const serving = await readServingOptions(config)
   const openApiText = await readFile(openApiPath, 'utf8')
   const { title } = (JSON.parse(openApiText) as { info: { title: string } }).info
   const rpc = createRpcObserver()
@@ -101,8 +105,9 @@ export async function startRestIndexer(
       explorer,
       accessLog: config.accessLog,
       metrics: registry === undefined ? undefined : { registry, route: config.metrics === 'on' },
+      serving,
     })
-    const url = await app.listen({ port: config.port, host: config.host })
+    const { url, unwatch } = await listenServing(app, { host: config.host, port: config.port, settings: config, logger })
     const metricsServer = registry === undefined ? undefined : await serveMetrics({ registry, setting: config.metrics, host: config.host })
     const metricsUrl = metricsServer?.url
     logger.info(
@@ -115,6 +120,8 @@ export async function startRestIndexer(
         url,
         port: new URL(url).port,
         metrics: config.metrics === 'off' ? 'off' : `${metricsUrl ?? url}/metrics`,
+        tls: serving.certificate ?? 'off',
+        trustProxy: serving.trustProxy,
       },
       'rest indexer started',
     )
@@ -124,6 +131,7 @@ export async function startRestIndexer(
       store: indexer.store,
       stop: async () => {
         progress.stop()
+        unwatch()
         await app.close()
         await metricsServer?.close()
         await indexer.stop()

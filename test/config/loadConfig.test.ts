@@ -56,6 +56,9 @@ test('default', () => {
     host: '127.0.0.1',
     mcpPort: 8081,
     sellerPort: 8082,
+    tlsCert: null,
+    tlsKey: null,
+    trustProxy: [],
     indexerUrl: null,
     mcpSource: null,
     allowedHosts: [],
@@ -338,7 +341,7 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --metrics, --log-level, --access-log."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log."`)
   })
 
   test('--mcp-source and MCP_SOURCE: index or chain, unset by default; --mcp-port counts as given only when given', () => {
@@ -367,6 +370,19 @@ describe('errors', () => {
     expect(errorOf(() => load(['--allowed-origins', 'https://app.example.org/path'])).message).toMatchInlineSnapshot(
       `"--allowed-origins must be a comma-separated list of origins (scheme://host[:port]), e.g. https://app.example.org, got "https://app.example.org/path"."`,
     )
+  })
+
+  test('--tls-cert and --tls-key: both or neither; --trust-proxy: addresses and ranges, each checked', () => {
+    const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+    expect(load([], { TLS_CERT: '/etc/tls/fullchain.pem', TLS_KEY: '/etc/tls/privkey.pem' })).toMatchObject({
+      tlsCert: '/etc/tls/fullchain.pem',
+      tlsKey: '/etc/tls/privkey.pem',
+    })
+    expect(load(['--tls-cert', 'none', '--tls-key', 'none'])).toMatchObject({ tlsCert: null, tlsKey: null })
+    expect(errorOf(() => load([], { TLS_KEY: '/etc/tls/privkey.pem' })).message).toMatchInlineSnapshot(`"TLS_KEY is set but --tls-cert (TLS_CERT) is not: HTTPS needs both the certificate and its key, or neither for plain HTTP."`)
+    expect(load(['--trust-proxy', '127.0.0.1, 10.0.0.0/8,::1,loopback']).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'loopback'])
+    expect(errorOf(() => load(['--trust-proxy', '10.0.0.0/33'])).message).toMatchInlineSnapshot(`"--trust-proxy must be a comma-separated list of IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal), e.g. 127.0.0.1,10.0.0.0/8, got "10.0.0.0/33"."`)
+    expect(errorOf(() => load(['--trust-proxy', 'proxy.internal'])).message).toMatchInlineSnapshot(`"--trust-proxy must be a comma-separated list of IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal), e.g. 127.0.0.1,10.0.0.0/8, got "proxy.internal"."`)
   })
 
   test('missing or malformed devnet deployment record', () => {

@@ -77,6 +77,7 @@ test.each([
   [['--backend', 'openai'], {}, '--backend openai needs --openai-url'],
   [['--bogus'], {}, "Unknown option '--bogus'."],
   [['--service', '1'], { SELLER_PRIVATE_KEY: '' }, '--service needs SELLER_PRIVATE_KEY'],
+  [['--tls-cert', '/etc/tls/fullchain.pem'], {}, '--tls-cert and --tls-key (TLS_CERT, TLS_KEY) go together'],
 ])('refuses %j with a clear message', async (args, env, message) => {
   const run = runSeller(['--deployment', deploymentPath, ...args], env)
   expect(await run.exited).toBe(1)

@@ -1,13 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type BrowserContext, type BrowserContextOptions } from 'playwright-core'
+import { chromium, type BrowserContext, type BrowserContextOptions, type LaunchOptions } from 'playwright-core'
 
 /** Debian's chromium (`apt-get install chromium`): playwright-core downloads no browser of its own. */
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 /** Nothing in the background may reach the network: every request a page makes is the page's own. */
-const args = [
+export const browserArgs = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -26,9 +26,9 @@ export type LaunchedBrowser = {
 }
 
 /** A headless chromium with a fresh profile, recording the requests its pages make. */
-export async function launchBrowser(options: BrowserContextOptions = {}): Promise<LaunchedBrowser> {
+export async function launchBrowser(options: BrowserContextOptions & Pick<LaunchOptions, 'args'> = {}): Promise<LaunchedBrowser> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'explorer-chromium-'))
-  const context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args, ...options })
+  const context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args: browserArgs, ...options })
   const requests: string[] = []
   context.on('request', (request) => requests.push(request.url()))
   context.on('requestfailed', (request) => {

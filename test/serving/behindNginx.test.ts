@@ -1,0 +1,171 @@
+import { execFile } from 'node:child_process'
+import type { LookupFunction } from 'node:net'
+import { promisify } from 'node:util'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { Agent, setGlobalDispatcher } from 'undici'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { createMarketClient } from '../../client/createMarketClient.ts'
+import { loadConfig } from '../../config/loadConfig.ts'
+import { startHostedMcpServer, type StartHostedMcpServerReturnType } from '../../mcp/hosted/startHostedMcpServer.ts'
+import { startRestIndexer, type StartRestIndexerReturnType } from '../../server/http/startRestIndexer.ts'
+import { createLogger } from '../../server/logging/createLogger.ts'
+import { browserArgs, launchBrowser, type LaunchedBrowser } from '../explorer/support/launchBrowser.ts'
+import { seededJobs } from '../mcp/support/seededJobs.ts'
+import { deploymentArgv } from '../support/deploymentArgv.ts'
+import { getFreePort } from '../support/getFreePort.ts'
+import { makeTestCertificates } from '../support/makeTestCertificates.ts'
+import { startNginx, type StartNginxReturnType } from './support/startNginx.ts'
+
+const devnet = inject('devnet')
+const run = promisify(execFile)
+const certificates = makeTestCertificates()
+/** nginx reaches the servers from this address, the only one they trust; the tests' own requests come from others. */
+const proxyAddress = '127.0.0.2'
+/** Where a client of the proxy connects from in the X-Forwarded-For checks. */
+const clientAddress = '127.0.0.3'
+const forgedAddress = '203.0.113.9'
+
+let nginx: StartNginxReturnType
+let rest: StartRestIndexerReturnType
+let mcp: StartHostedMcpServerReturnType
+let httpsPort: number
+let api: string
+let mcpUrl: string
+const accessLog: { msg: string; req?: { url: string; host: string; remoteAddress: string } }[] = []
+
+/** curl through the proxy: the public names resolve to it, the test CA is the only one trusted. */
+function curlArgs(): string[] {
+  return ['-sS', '--max-time', '10', '--cacert', certificates.caPath, '--resolve', `api.example.org:${httpsPort}:127.0.0.1`, '--resolve', `mcp.example.org:${httpsPort}:127.0.0.1`]
+}
+
+function loggedRequest(url: string) {
+  return accessLog.find((line) => line.msg === 'incoming request' && line.req?.url === url)?.req
+}
+
+beforeAll(async () => {
+  // Node's fetch (typed client, MCP SDK) resolves the public names to the proxy and trusts only the test CA.
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if (options.all === true) (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(null, [{ address: '127.0.0.1', family: 4 }])
+    else callback(null, '127.0.0.1', 4)
+  }
+  setGlobalDispatcher(new Agent({ connect: { ca: certificates.ca, lookup } }))
+  const certificate = certificates.issue('proxy', ['api.example.org', 'mcp.example.org'])
+  const config = loadConfig({
+    argv: [
+      '--network', 'devnet', '--rpc-url', devnet.rpcUrl, ...deploymentArgv(devnet.deployment),
+      '--poll-interval', '250', '--host', '127.0.0.1', '--port', '0', '--mcp-port', '0',
+      '--trust-proxy', proxyAddress, '--allowed-hosts', 'mcp.example.org', '--access-log', 'on',
+    ],
+    env: {},
+  })
+  const logger = createLogger({ level: 'info', pretty: false, stream: { write: (line: string) => void accessLog.push(JSON.parse(line)) } })
+  rest = await startRestIndexer(config, { mode: 'production', logger })
+  mcp = await startHostedMcpServer(config, { store: rest.store, log: () => undefined })
+  httpsPort = await getFreePort()
+  nginx = await startNginx({
+    httpsPort,
+    httpPort: await getFreePort(),
+    restPort: Number(new URL(rest.url).port),
+    mcpPort: Number(new URL(mcp.url).port),
+    certPath: certificate.certPath,
+    keyPath: certificate.keyPath,
+    proxyBind: proxyAddress,
+  })
+  api = `https://api.example.org:${httpsPort}`
+  mcpUrl = `https://mcp.example.org:${httpsPort}/mcp`
+  while ((await fetch(`${api}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
+})
+
+afterAll(async () => {
+  await nginx?.stop()
+  await mcp?.close()
+  await rest?.stop()
+  certificates.remove()
+})
+
+test('default: the typed client reads a job through the proxy', async () => {
+  const client = createMarketClient({ baseUrl: api })
+  const answer = await client.jobs.getJob({ params: { id: seededJobs.settled } })
+  expect(answer.status).toBe(200)
+  expect(answer.status === 200 && answer.body.jobId).toBe(seededJobs.settled)
+})
+
+test('curl --cacert reads a job through the proxy over HTTP/2 and HTTP/1.1', async () => {
+  for (const version of ['--http2', '--http1.1']) {
+    const { stdout } = await run('curl', [...curlArgs(), version, '-w', '\n%{http_version}', `${api}/v1/jobs/${seededJobs.settled}`])
+    const [body, negotiated] = stdout.split('\n')
+    expect(JSON.parse(body!)).toMatchObject({ jobId: seededJobs.settled })
+    expect(negotiated).toBe(version === '--http2' ? '2' : '1.1')
+  }
+})
+
+test('the official MCP client calls get_job through the proxy', async () => {
+  const client = new Client({ name: 'nginx-test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)))
+  try {
+    const result = (await client.callTool({ name: 'get_job', arguments: { jobId: seededJobs.settled } })) as CallToolResult
+    expect(result.isError ?? false).toBe(false)
+    expect(result.structuredContent).toMatchObject({ jobId: seededJobs.settled })
+  } finally {
+    await client.close()
+  }
+})
+
+test('the explorer works in chromium through the proxy, every request to the public origin', async () => {
+  let browser: LaunchedBrowser | undefined
+  try {
+    browser = await launchBrowser({
+      args: [...browserArgs, `--ignore-certificate-errors-spki-list=${certificates.caSpkiHash}`, '--host-resolver-rules=MAP *.example.org 127.0.0.1'],
+    })
+    const page = await browser.context.newPage()
+    await page.goto(`${api}/jobs/${seededJobs.settled}`)
+    await page.getByText('Settled').first().waitFor()
+    expect(browser.requests.length).toBeGreaterThan(1)
+    expect(browser.requests.filter((url) => !url.startsWith(`${api}/`))).toEqual([])
+  } finally {
+    await browser?.close()
+  }
+})
+
+test("/openapi.json's server resolves to the public origin", async () => {
+  const document = (await (await fetch(`${api}/openapi.json`)).json()) as { servers: { url: string }[] }
+  expect(new URL(document.servers[0]!.url, `${api}/openapi.json`).origin).toBe(api)
+})
+
+describe('X-Forwarded-* are believed from the proxy only', () => {
+  test('through the proxy, the access log has the client and the public host, not what the client forged', async () => {
+    const path = `/v1/jobs/${seededJobs.settled}?from=proxy`
+    await run('curl', [...curlArgs(), '--interface', clientAddress, '-H', `X-Forwarded-For: ${forgedAddress}`, `${api}${path}`])
+    await expect.poll(() => loggedRequest(path)).toMatchObject({ remoteAddress: clientAddress, host: `api.example.org:${httpsPort}` })
+  })
+
+  test('straight to the server, X-Forwarded-For and -Host from anyone else are ignored', async () => {
+    const path = `/v1/jobs/${seededJobs.settled}?from=elsewhere`
+    await run('curl', ['-sS', '--max-time', '10', '--interface', clientAddress, '-H', `X-Forwarded-For: ${forgedAddress}`, '-H', 'X-Forwarded-Host: evil.example', '-H', 'X-Forwarded-Proto: https', `${rest.url}${path}`])
+    await expect.poll(() => loggedRequest(path)).toMatchObject({ remoteAddress: clientAddress, host: new URL(rest.url).host })
+  })
+})
+
+describe("the hosted MCP server's Host and Origin checks behind the proxy", () => {
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+  const post = (headers: string[], url = mcpUrl) =>
+    run('curl', [...curlArgs(), '-o', '/dev/null', '-w', '%{http_code}', '-X', 'POST', '-H', 'Content-Type: application/json', '-H', 'Accept: application/json, text/event-stream', ...headers.flatMap((header) => ['-H', header]), '--data', list, url])
+
+  test('the public name is accepted', async () => {
+    expect((await post([])).stdout).toBe('200')
+  })
+
+  test('a foreign Origin is 403', async () => {
+    const { stdout } = await run('curl', [...curlArgs(), '-X', 'POST', '-H', 'Content-Type: application/json', '-H', 'Accept: application/json, text/event-stream', '-H', 'Origin: https://evil.example', '--data', list, mcpUrl])
+    expect(JSON.parse(stdout)).toMatchObject({ error: { message: 'Invalid Origin header: https://evil.example' } })
+    expect((await post(['Origin: https://evil.example'])).stdout).toBe('403')
+  })
+
+  test('a foreign Host never reaches a server (nginx: 421), and one sent straight to the server is 403', async () => {
+    expect((await post(['Host: evil.example'])).stdout).toBe('421')
+    const { stdout } = await run('curl', ['-sS', '--max-time', '10', '-o', '/dev/null', '-w', '%{http_code}', '-X', 'POST', '-H', 'Host: evil.example', '-H', 'X-Forwarded-Host: mcp.example.org', '-H', 'Content-Type: application/json', '-H', 'Accept: application/json, text/event-stream', '--data', list, `${mcp.url}/mcp`])
+    expect(stdout).toBe('403')
+  })
+})
