@@ -1,9 +1,9 @@
 import { createPublicClient, http, type Hex } from 'viem'
 import { afterAll, expect, inject, test } from 'vitest'
-import { createIndexer } from '../../server/indexer/createIndexer.ts'
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy.ts'
 import { readChainMarket } from './support/readChainMarket.ts'
 import { snapshotStore } from './support/snapshotStore.ts'
+import { createTestIndexer } from './support/createTestIndexer.ts'
 
 const { rpcUrl, deployment } = inject('devnet')
 const clientTimeoutMs = 600
@@ -17,30 +17,18 @@ test('a node that cannot answer wide windows in time: the window shrinks instead
   // Answers holding more than 25 logs take longer than the client waits, as a busy node's do.
   proxy = await startFaultProxy({ target: rpcUrl, slowLogsAbove: 25, delayMs: clientTimeoutMs * 2 })
   const spans: { fromBlock: bigint; blocks: bigint }[] = []
-  const client = createPublicClient({
-    transport: http(proxy.url, {
-      batch: { batchSize: 100 },
-      retryCount: 0,
-      timeout: clientTimeoutMs,
-      onFetchRequest: (_request, init) => {
-        for (const { method, params } of [JSON.parse(init.body as string) as { method: string; params?: [{ fromBlock?: Hex; toBlock?: Hex }] }].flat()) {
-          const range = params?.[0]
-          if (method !== 'eth_getLogs' || range?.fromBlock === undefined || range.toBlock === undefined) continue
-          spans.push({ fromBlock: BigInt(range.fromBlock), blocks: BigInt(range.toBlock) - BigInt(range.fromBlock) + 1n })
-        }
-      },
-    }),
-  })
-  const errors: unknown[] = []
-  const indexer = createIndexer(client, {
-    registry: deployment.registry,
-    escrow: deployment.escrow,
-    arbiter: deployment.arbiter,
-    startBlock: BigInt(deployment.deployBlock),
-    chainId: deployment.chainId,
-    network: 'devnet',
+  const indexer = createTestIndexer({
+    rpcUrl: proxy.url,
+    deployment,
+    timeoutMs: clientTimeoutMs,
     pollIntervalMs: 200,
-    onError: (error) => errors.push(error),
+    onFetchRequest: (_request, init) => {
+      for (const { method, params } of [JSON.parse(init.body as string) as { method: string; params?: [{ fromBlock?: Hex; toBlock?: Hex }] }].flat()) {
+        const range = params?.[0]
+        if (method !== 'eth_getLogs' || range?.fromBlock === undefined || range.toBlock === undefined) continue
+        spans.push({ fromBlock: BigInt(range.fromBlock), blocks: BigInt(range.toBlock) - BigInt(range.fromBlock) + 1n })
+      }
+    },
   })
   try {
     await indexer.start()
@@ -57,6 +45,6 @@ test('a node that cannot answer wide windows in time: the window shrinks instead
     if (again !== undefined) expect(again.blocks).toBeLessThan(span.blocks)
   }
   // Handled within the scan: no poll failed for it.
-  expect(errors).toEqual([])
+  expect(indexer.errors).toEqual([])
   expect(indexer.logWindow.size()).toBeLessThan(9_000n)
 })

@@ -1,4 +1,4 @@
-import { createPublicClient, http, type PublicClient } from 'viem'
+import { createPublicClient, http, type HttpTransportConfig, type PublicClient } from 'viem'
 import type { Deployment } from '../../../config/deployment.ts'
 import { createIndexer, type CreateIndexerParameters, type Indexer } from '../../../server/indexer/createIndexer.ts'
 
@@ -7,6 +7,8 @@ export type CreateTestIndexerParameters = Partial<Omit<CreateIndexerParameters, 
   deployment: Pick<Deployment, 'registry' | 'escrow' | 'arbiter' | 'deployBlock' | 'chainId'>
   /** Per-request timeout of the indexer's RPC client. */
   timeoutMs?: number
+  /** Sees every HTTP request the indexer's client sends (viem's hook), e.g. to record its calls. */
+  onFetchRequest?: HttpTransportConfig['onFetchRequest']
 }
 
 export type TestIndexer = Indexer & {
@@ -16,8 +18,8 @@ export type TestIndexer = Indexer & {
 }
 
 /** An indexer over a test devnet, collecting poll errors instead of logging them. */
-export function createTestIndexer({ rpcUrl, deployment, timeoutMs = 5_000, ...options }: CreateTestIndexerParameters): TestIndexer {
-  const client = createPublicClient({ transport: http(rpcUrl, { batch: { batchSize: 100 }, retryCount: 0, timeout: timeoutMs }) })
+export function createTestIndexer({ rpcUrl, deployment, timeoutMs = 5_000, onFetchRequest, ...options }: CreateTestIndexerParameters): TestIndexer {
+  const client = createPublicClient({ transport: http(rpcUrl, { batch: { batchSize: 100 }, retryCount: 0, timeout: timeoutMs, onFetchRequest }) })
   const errors: unknown[] = []
   const indexer = createIndexer(client, {
     registry: deployment.registry,
