@@ -1,5 +1,5 @@
 import { initServer } from '@ts-rest/fastify'
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { BuildOpenApiDocumentReturnType as OpenApiDocument } from '../../contract/openapi.ts'
 import { marketContract } from '../../contract/router.ts'
 import { RouteNotFoundError } from '../../errors/http.ts'
@@ -21,6 +21,7 @@ import { registerReadOnlyGuards } from './registerReadOnlyGuards.ts'
 import { listOperatorPaths, registerOperatorRoutes, type OperatorMetrics } from './registerOperatorRoutes.ts'
 import { registerSwaggerUiRoutes, swaggerUiPaths } from './registerSwaggerUiRoutes.ts'
 import { explorerPaths, registerExplorerRoutes, type RegisterExplorerRoutesParameters } from '../explorer/registerExplorerRoutes.ts'
+import { AccessLogController } from '../logging/AccessLogController.ts'
 
 /**
  * `production` trusts the compiled serializers; `development` also checks every response body
@@ -70,7 +71,7 @@ export function buildApp({ store, mode, openApiText, docsHtml, logger = false, l
   const app = Fastify({
     ...toFastifyServing(serving),
     ...(logger === false ? { logger: false } : { loggerInstance: logger as FastifyBaseLogger }),
-    logController: new LogController({ disableRequestLogging: !accessLog }),
+    logController: new AccessLogController({ disableRequestLogging: !accessLog }),
     routerOptions: { maxParamLength },
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: answerClientError,

@@ -33,7 +33,7 @@ let mcp: StartHostedMcpServerReturnType
 let httpsPort: number
 let api: string
 let mcpUrl: string
-const accessLog: { msg: string; req?: { url: string; host: string; remoteAddress: string } }[] = []
+const accessLog: { msg: string; protocol?: string; req?: { url: string; host: string; remoteAddress: string } }[] = []
 
 /** curl through the proxy: the public names resolve to it, the test CA is the only one trusted. */
 function curlArgs(): string[] {
@@ -41,7 +41,8 @@ function curlArgs(): string[] {
 }
 
 function loggedRequest(url: string) {
-  return accessLog.find((line) => line.msg === 'incoming request' && line.req?.url === url)?.req
+  const line = accessLog.find((entry) => entry.msg === 'incoming request' && entry.req?.url === url)
+  return line === undefined ? undefined : { ...line.req, protocol: line.protocol }
 }
 
 beforeAll(async () => {
@@ -135,16 +136,16 @@ test("/openapi.json's server resolves to the public origin", async () => {
 })
 
 describe('X-Forwarded-* are believed from the proxy only', () => {
-  test('through the proxy, the access log has the client and the public host, not what the client forged', async () => {
+  test('through the proxy, the access log has the client, the public host and scheme, not what the client forged', async () => {
     const path = `/v1/jobs/${seededJobs.settled}?from=proxy`
     await run('curl', [...curlArgs(), '--interface', clientAddress, '-H', `X-Forwarded-For: ${forgedAddress}`, `${api}${path}`])
-    await expect.poll(() => loggedRequest(path)).toMatchObject({ remoteAddress: clientAddress, host: `api.example.org:${httpsPort}` })
+    await expect.poll(() => loggedRequest(path)).toMatchObject({ remoteAddress: clientAddress, host: `api.example.org:${httpsPort}`, protocol: 'https' })
   })
 
   test('straight to the server, X-Forwarded-For and -Host from anyone else are ignored', async () => {
     const path = `/v1/jobs/${seededJobs.settled}?from=elsewhere`
     await run('curl', ['-sS', '--max-time', '10', '--interface', clientAddress, '-H', `X-Forwarded-For: ${forgedAddress}`, '-H', 'X-Forwarded-Host: evil.example', '-H', 'X-Forwarded-Proto: https', `${rest.url}${path}`])
-    await expect.poll(() => loggedRequest(path)).toMatchObject({ remoteAddress: clientAddress, host: new URL(rest.url).host })
+    await expect.poll(() => loggedRequest(path)).toMatchObject({ remoteAddress: clientAddress, host: new URL(rest.url).host, protocol: 'http' })
   })
 })
 
