@@ -6,8 +6,8 @@ import { Time } from './Time.ts'
 import { TokenAmount } from './TokenAmount.ts'
 
 /** Jobs, one row each, as the API lists them (newest first). */
-export function JobsTable({ jobs, label }: { jobs: readonly Job[]; label: string }) {
-  if (jobs.length === 0) return html`<p class="muted">No jobs yet.</p>`
+export function JobsTable({ jobs, label, empty = 'No jobs yet.' }: { jobs: readonly Job[]; label: string; empty?: string }) {
+  if (jobs.length === 0) return html`<p class="muted" data-empty=${label}>${empty}</p>`
   return html`<div class="table-wrap">
     <table aria-label=${label} data-table="jobs">
       <thead><tr><th>Job</th><th>Service</th><th>State</th><th class="num">Amount</th><th class="wide">Buyer</th><th class="wide">Created</th></tr></thead>
@@ -18,7 +18,7 @@ export function JobsTable({ jobs, label }: { jobs: readonly Job[]; label: string
             <td><a href=${`/services/${job.serviceId}`}>#${job.serviceId}</a></td>
             <td data-field="state"><${StateBadge} name=${job.stateName} /></td>
             <td class="num" data-field="amount"><${TokenAmount} wei=${job.amount} /></td>
-            <td class="wide"><${AddressLink} address=${job.buyer} /></td>
+            <td class="wide"><${AddressLink} address=${job.buyer} page="buyers" /></td>
             <td class="wide"><${Time} seconds=${job.createdAt} /></td>
           </tr>`,
         )}

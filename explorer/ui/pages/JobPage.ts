@@ -33,8 +33,8 @@ export function JobPage({ jobId }: { jobId: string }) {
       <dl class="record" aria-label="Job">
         <dt>State</dt><dd data-field="state-number">${data.state} (${data.stateName})</dd>
         <dt>Service</dt><dd><a href=${`/services/${data.serviceId}`}>#${data.serviceId}</a>${service.status === 'ready' ? ` · ${service.data.modelId}` : ''}</dd>
-        <dt>Seller</dt><dd><${AddressLink} address=${data.seller} seller /></dd>
-        <dt>Buyer</dt><dd><${AddressLink} address=${data.buyer} /></dd>
+        <dt>Seller</dt><dd><${AddressLink} address=${data.seller} page="sellers" /></dd>
+        <dt>Buyer</dt><dd><${AddressLink} address=${data.buyer} page="buyers" /></dd>
         <dt>Escrowed</dt><dd data-field="amount"><${TokenAmount} wei=${data.amount} /></dd>
         <dt>Protocol fee</dt><dd data-field="fee"><${TokenAmount} wei=${data.protocolFee} /></dd>
         <dt>To the seller on settlement</dt><dd data-field="payout"><${TokenAmount} wei=${String(BigInt(data.amount) - BigInt(data.protocolFee))} /></dd>

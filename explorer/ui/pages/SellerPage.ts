@@ -1,6 +1,6 @@
 import type { Seller } from '../../../contract/seller.ts'
 import { client } from '../client.ts'
-import { JobsTable } from '../components/JobsTable.ts'
+import { PagedJobs } from '../components/PagedJobs.ts'
 import { Problem } from '../components/Problem.ts'
 import { ServicesTable } from '../components/ServicesTable.ts'
 import { TokenAmount } from '../components/TokenAmount.ts'
@@ -18,6 +18,7 @@ export function SellerPage({ address }: { address: string }) {
   const escrowed = jobs.reduce((sum, job) => sum + BigInt(job.amount), 0n)
   const paidOut = settled.reduce((sum, job) => sum + BigInt(job.amount) - BigInt(job.protocolFee), 0n)
   return html`<h1>Seller <span class="mono break">${seller.data.seller}</span></h1>
+    <p class="muted small">Also see <a href=${`/buyers/${seller.data.seller}`}>the jobs this address paid for</a>.</p>
     <div class="cards" aria-label="Seller totals">
       <div class="card" data-stat="services"><div class="value">${services.length}</div><div class="label">Services</div></div>
       <div class="card" data-stat="jobs"><div class="value">${jobs.length}</div><div class="label">Jobs</div></div>
@@ -31,6 +32,6 @@ export function SellerPage({ address }: { address: string }) {
     </section>
     <section>
       <h2>Jobs</h2>
-      <${JobsTable} jobs=${jobs} label="Jobs of the seller" />
+      <${PagedJobs} filter=${{ seller: seller.data.seller }} label="Jobs of the seller" />
     </section>`
 }
