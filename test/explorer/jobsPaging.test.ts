@@ -63,6 +63,8 @@ test('default: searching a buyer opens the buyer page, which lists every job the
 
   // The state filter is the API's: the settled jobs of the buyer, as the escrow's getJob has them now.
   await page.locator('select[name="state"]').selectOption('3')
+  // Until the change has rendered, the unfiltered rows are still on the page.
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-table="jobs"] [data-field="state"]')].every((cell) => cell.textContent === 'Settled'))
   expect(await walkPages(page, 'buyer-settled')).toEqual(ofBuyer.filter(({ state }) => state === 3).map(({ jobId }) => jobId))
   await page.close()
 })
@@ -94,9 +96,9 @@ test("paging: every page of the market's jobs table, 10 a page, is the chain's j
   expect(await walkPages(page, 'market-jobs')).toEqual(jobs.map(({ jobId }) => jobId))
 
   await page.locator('[data-action="newer"]').click()
-  await page.locator(`[data-table="jobs"] tbody tr[data-job-id="${jobs.at(-1)!.jobId}"]`).waitFor({ state: 'detached' })
   const lastFull = Math.ceil(jobs.length / 10) - 2
-  const rows = await page.locator('[data-table="jobs"] tbody tr').evaluateAll((items) => items.map((row) => row.getAttribute('data-job-id')))
-  expect(rows).toEqual(jobs.slice(lastFull * 10, lastFull * 10 + 10).map(({ jobId }) => jobId))
+  const expected = jobs.slice(lastFull * 10, lastFull * 10 + 10).map(({ jobId }) => jobId)
+  await page.locator(`[data-table="jobs"] tbody tr[data-job-id="${expected[0]}"]`).waitFor()
+  expect(await page.locator('[data-table="jobs"] tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-job-id')))).toEqual(expected)
   await page.close()
 })
