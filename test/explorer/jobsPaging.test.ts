@@ -19,8 +19,8 @@ async function readChain() {
   ])
   const jobs = await Promise.all(
     created.map(async ({ args: { jobId, buyer } }) => {
-      const { state } = await chain.readContract({ address: deployment.escrow, abi: escrowAbi, functionName: 'getJob', args: [jobId] })
-      return { jobId: String(jobId), buyer, state: Number(state) }
+      const { state, seller } = await chain.readContract({ address: deployment.escrow, abi: escrowAbi, functionName: 'getJob', args: [jobId] })
+      return { jobId: String(jobId), buyer, seller, state: Number(state) }
     }),
   )
   jobs.sort((a, b) => Number(BigInt(b.jobId) - BigInt(a.jobId)))
@@ -58,14 +58,30 @@ test('default: searching a buyer opens the buyer page, which lists every job the
   await page.waitForURL(`**/buyers/${buyer.toLowerCase()}`)
   await page.locator('[data-table="jobs"] tbody tr').first().waitFor()
   expect(await page.locator('h1 .mono').innerText()).toBe(buyer)
+  // The buyer's own page names the other party of each job: its seller.
+  expect(await page.locator('[data-table="jobs"] [data-field="seller"] [data-address]').evaluateAll((links) => links.map((link) => link.getAttribute('data-address')))).toEqual(
+    ofBuyer.slice(0, 20).map(({ seller }) => seller),
+  )
   await page.locator('select[name="limit"]').selectOption('10')
   expect(await walkPages(page, 'buyer')).toEqual(ofBuyer.map(({ jobId }) => jobId))
 
   // The state filter is the API's: the settled jobs of the buyer, as the escrow's getJob has them now.
   await page.locator('select[name="state"]').selectOption('3')
   // Until the change has rendered, the unfiltered rows are still on the page.
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-table="jobs"] [data-field="state"]')].every((cell) => cell.textContent === 'Settled'))
+  // An expression, not a function: the tests are typed without the DOM library.
+  await page.waitForFunction(`[...document.querySelectorAll('[data-table="jobs"] [data-field="state"]')].every((cell) => cell.textContent === 'Settled')`)
   expect(await walkPages(page, 'buyer-settled')).toEqual(ofBuyer.filter(({ state }) => state === 3).map(({ jobId }) => jobId))
+  await page.close()
+})
+
+test('an address that neither bought nor sold opens the buyer page, which says it paid for no job', async () => {
+  const page = await explorer.browser.context.newPage()
+  await page.goto(`${explorer.server.baseUrl}/`)
+  const nobody = `0x${'12'.repeat(20)}`
+  await page.locator('input[name="q"]').fill(nobody)
+  await page.locator('input[name="q"]').press('Enter')
+  await page.waitForURL(`**/buyers/${nobody}`)
+  expect(await page.locator('[data-empty]').innerText()).toBe('This address has paid for no job.')
   await page.close()
 })
 

@@ -5,15 +5,14 @@ import type { JobList } from '../../../contract/lists.ts'
 import { client } from '../client.ts'
 import { html } from '../html.ts'
 import { useApi } from '../useApi.ts'
-import { JobsTable } from './JobsTable.ts'
+import { JobsTable, type JobsTableProps } from './JobsTable.ts'
 import { Problem } from './Problem.ts'
 
 /** Which jobs a table lists: all of them, or those of one buyer, seller or service. */
 export type JobsFilter = Pick<JobsQuery, 'buyer' | 'seller' | 'serviceId'>
 
-export type PagedJobsProps = {
+export type PagedJobsProps = Pick<JobsTableProps, 'label' | 'party'> & {
   filter: JobsFilter
-  label: string
   /** Read the page shown again this often (milliseconds); a cursor stays valid while jobs arrive. */
   pollMs?: number
   pageSize?: number
@@ -26,7 +25,7 @@ const pageSizes = [10, 20, 50, 100]
  * cursor. The cursors of the pages already seen are kept so that "Newer" goes back without a cursor
  * the API would have to give backwards.
  */
-export function PagedJobs({ filter, label, pollMs, pageSize = 20 }: PagedJobsProps) {
+export function PagedJobs({ filter, label, party, pollMs, pageSize = 20 }: PagedJobsProps) {
   const [state, setState] = useState('')
   const [limit, setLimit] = useState(pageSize)
   const [cursors, setCursors] = useState<string[]>([])
@@ -52,5 +51,5 @@ export function PagedJobs({ filter, label, pollMs, pageSize = 20 }: PagedJobsPro
       <button type="button" data-action="newer" disabled=${cursors.length === 0} onClick=${() => setCursors(cursors.slice(0, -1))}>Newer</button>
       <button type="button" data-action="older" disabled=${nextCursor === null} onClick=${() => nextCursor !== null && setCursors([...cursors, nextCursor])}>Older jobs</button>
     </div>
-    ${jobs.status === 'ready' ? html`<${JobsTable} jobs=${jobs.data.jobs} label=${label} empty=${state === '' ? 'No jobs yet.' : `No job is ${jobStateNames[Number(state)]} now.`} />` : html`<${Problem} state=${jobs} />`}`
+    ${jobs.status === 'ready' ? html`<${JobsTable} jobs=${jobs.data.jobs} label=${label} party=${party} empty=${state === '' ? 'No jobs yet.' : `No job is ${jobStateNames[Number(state)]} now.`} />` : html`<${Problem} state=${jobs} />`}`
 }

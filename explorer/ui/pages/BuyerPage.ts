@@ -16,6 +16,6 @@ export function BuyerPage({ address }: { address: string }) {
       <h2>Jobs paid for</h2>
       ${buyer.data.jobs.length === 0
         ? html`<p class="muted" data-empty="Jobs of the buyer">This address has paid for no job.</p>`
-        : html`<${PagedJobs} filter=${{ buyer: buyer.data.buyer }} label="Jobs of the buyer" />`}
+        : html`<${PagedJobs} filter=${{ buyer: buyer.data.buyer }} label="Jobs of the buyer" party="seller" />`}
     </section>`
 }
