@@ -15,19 +15,19 @@ export type PagedJobsProps = Pick<JobsTableProps, 'label' | 'party'> & {
   filter: JobsFilter
   /** Read the page shown again this often (milliseconds); a cursor stays valid while jobs arrive. */
   pollMs?: number
-  pageSize?: number
 }
 
 const pageSizes = [10, 20, 50, 100]
+const defaultPageSize = 20
 
 /**
  * Jobs a page at a time, newest first, through `GET /v1/jobs` with the API's own `state` filter and
  * cursor. The cursors of the pages already seen are kept so that "Newer" goes back without a cursor
  * the API would have to give backwards.
  */
-export function PagedJobs({ filter, label, party, pollMs, pageSize = 20 }: PagedJobsProps) {
+export function PagedJobs({ filter, label, party, pollMs }: PagedJobsProps) {
   const [state, setState] = useState('')
-  const [limit, setLimit] = useState(pageSize)
+  const [limit, setLimit] = useState(defaultPageSize)
   const [cursors, setCursors] = useState<string[]>([])
   const cursor = cursors.at(-1)
   const query = { ...filter, limit, ...(state === '' ? {} : { state }), ...(cursor === undefined ? {} : { cursor }) }
@@ -45,7 +45,7 @@ export function PagedJobs({ filter, label, party, pollMs, pageSize = 20 }: Paged
         ${jobStateNames.map((name, number) => html`<option value=${String(number)}>${name}</option>`)}
       </select></label>
       <label>Per page <select name="limit" value=${String(limit)} onChange=${choose((value) => setLimit(Number(value)))}>
-        ${[...new Set([...pageSizes, pageSize])].sort((a, b) => a - b).map((size) => html`<option value=${String(size)}>${size}</option>`)}
+        ${pageSizes.map((size) => html`<option value=${String(size)}>${size}</option>`)}
       </select></label>
       <span class="muted small" data-field="range">${jobs.status === 'ready' && jobs.data.count > 0 ? `jobs ${first}–${first + jobs.data.count - 1}, newest first` : ''}</span>
       <button type="button" data-action="newer" disabled=${cursors.length === 0} onClick=${() => setCursors(cursors.slice(0, -1))}>Newer</button>
