@@ -1,6 +1,7 @@
 import { SearchBox } from './components/SearchBox.ts'
 import { html } from './html.ts'
 import { followLinks, usePath } from './navigate.ts'
+import { BuyerPage } from './pages/BuyerPage.ts'
 import { JobPage } from './pages/JobPage.ts'
 import { MarketPage } from './pages/MarketPage.ts'
 import { SellerPage } from './pages/SellerPage.ts'
@@ -10,11 +11,12 @@ import { site } from './site.ts'
 /** The page a path names; the server serves the same shell for each of these paths. */
 function Page({ path }: { path: string }) {
   if (path === '/') return html`<${MarketPage} />`
-  const match = /^\/(jobs|services|sellers)\/([^/]+)$/.exec(path)
+  const match = /^\/(jobs|services|sellers|buyers)\/([^/]+)$/.exec(path)
   const [, kind, value = ''] = match ?? []
   if (kind === 'jobs') return html`<${JobPage} key=${value} jobId=${value} />`
   if (kind === 'services') return html`<${ServicePage} key=${value} serviceId=${value} />`
   if (kind === 'sellers') return html`<${SellerPage} key=${value} address=${value} />`
+  if (kind === 'buyers') return html`<${BuyerPage} key=${value} address=${value} />`
   return html`<h1>Not found</h1><p class="problem">The explorer has no page at ${path}.</p>`
 }
 

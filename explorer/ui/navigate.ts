@@ -30,7 +30,7 @@ export function followLinks(event: MouseEvent): void {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
   const link = (event.target as Element | null)?.closest('a')
   if (link === null || link === undefined || link.target !== '' || link.origin !== location.origin) return
-  if (!/^\/(?:$|jobs\/|services\/|sellers\/)/.test(link.pathname)) return
+  if (!/^\/(?:$|jobs\/|services\/|sellers\/|buyers\/)/.test(link.pathname)) return
   event.preventDefault()
   navigate(link.pathname)
 }

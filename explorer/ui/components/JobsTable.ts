@@ -5,12 +5,20 @@ import { StateBadge } from './StateBadge.ts'
 import { Time } from './Time.ts'
 import { TokenAmount } from './TokenAmount.ts'
 
+export type JobsTableProps = {
+  jobs: readonly Job[]
+  label: string
+  empty?: string
+  /** The other party's column: a buyer's own jobs show whom they bought from instead of themselves. */
+  party?: 'buyer' | 'seller'
+}
+
 /** Jobs, one row each, as the API lists them (newest first). */
-export function JobsTable({ jobs, label }: { jobs: readonly Job[]; label: string }) {
-  if (jobs.length === 0) return html`<p class="muted">No jobs yet.</p>`
+export function JobsTable({ jobs, label, empty = 'No jobs yet.', party = 'buyer' }: JobsTableProps) {
+  if (jobs.length === 0) return html`<p class="muted" data-empty=${label}>${empty}</p>`
   return html`<div class="table-wrap">
     <table aria-label=${label} data-table="jobs">
-      <thead><tr><th>Job</th><th>Service</th><th>State</th><th class="num">Amount</th><th class="wide">Buyer</th><th class="wide">Created</th></tr></thead>
+      <thead><tr><th>Job</th><th>Service</th><th>State</th><th class="num">Amount</th><th class="wide">${party === 'buyer' ? 'Buyer' : 'Seller'}</th><th class="wide">Created</th></tr></thead>
       <tbody>
         ${jobs.map(
           (job) => html`<tr key=${job.jobId} data-job-id=${job.jobId}>
@@ -18,7 +26,7 @@ export function JobsTable({ jobs, label }: { jobs: readonly Job[]; label: string
             <td><a href=${`/services/${job.serviceId}`}>#${job.serviceId}</a></td>
             <td data-field="state"><${StateBadge} name=${job.stateName} /></td>
             <td class="num" data-field="amount"><${TokenAmount} wei=${job.amount} /></td>
-            <td class="wide"><${AddressLink} address=${job.buyer} /></td>
+            <td class="wide" data-field=${party}><${AddressLink} address=${job[party]} page=${party === 'buyer' ? 'buyers' : 'sellers'} /></td>
             <td class="wide"><${Time} seconds=${job.createdAt} /></td>
           </tr>`,
         )}

@@ -6,7 +6,8 @@ import { navigate } from '../navigate.ts'
 type Match = { label: string; path: string }
 
 /**
- * Takes a job id, a service id, an address or a transaction hash. An address opens the seller page;
+ * Takes a job id, a service id, an address or a transaction hash. An address that offers a service
+ * opens the seller page, any other the buyer page (which links to the seller page all the same);
  * a number opens the job or the service with that id, or offers both when both exist (`job 7` and
  * `service 3` pick one); a transaction hash opens the job or service its market events are about,
  * or offers each when it touched several.
@@ -19,7 +20,7 @@ export function SearchBox() {
     const text = String(new FormData(event.target as HTMLFormElement).get('q') ?? '').trim()
     setMatches(undefined)
     setMessage(undefined)
-    if (/^0x[0-9a-fA-F]{40}$/.test(text)) return navigate(`/sellers/${text}`)
+    if (/^0x[0-9a-fA-F]{40}$/.test(text)) return offer(await addressMatch(text))
     if (/^0x[0-9a-fA-F]{64}$/.test(text)) return offer(await transactionMatches(text))
     const id = /^(?:(job|service)\s*#?\s*)?#?(0|[1-9][0-9]*)$/i.exec(text)
     if (id === null)
@@ -49,6 +50,14 @@ export function SearchBox() {
       ? null
       : html`<p class="search-note" role="status">${matches.map((match, index) => html`${index > 0 ? ' or ' : ''}<a href=${match.path} onClick=${() => setMatches(undefined)}>${match.label}</a>`)}</p>`}
   </form>`
+}
+
+/** The seller page of an address with services (a job's seller always has one), else its buyer page. */
+async function addressMatch(address: string): Promise<Match[] | string> {
+  const answer = await client.sellers.getSeller({ params: { address }, query: { limit: 1 } })
+  if (answer.status !== 200) return `The indexer answered HTTP ${answer.status}.`
+  const page = answer.body.services.length > 0 ? 'sellers' : 'buyers'
+  return [{ label: address, path: `/${page}/${address}` }]
 }
 
 /** The jobs and services whose market events a transaction emitted, or why there are none. */

@@ -26,7 +26,7 @@ export function ServicesTable({ services, histories, label }: ServicesTableProps
           return html`<tr key=${service.serviceId} data-service-id=${service.serviceId}>
             <td class="lead"><a href=${`/services/${service.serviceId}`}>#${service.serviceId}</a></td>
             <td class="wrap" data-field="model">${service.modelId}<div class="muted small">${service.providerIdentity}</div></td>
-            <td class="detail" data-label="Seller"><${AddressLink} address=${service.seller} seller /></td>
+            <td class="detail" data-label="Seller"><${AddressLink} address=${service.seller} page="sellers" /></td>
             <td class="num detail" data-label="Price" data-field="price"><${TokenAmount} wei=${service.pricePerCall} /></td>
             <td class="num detail" data-label="Max input" data-field="max-input">${Number(service.maxInputBytes).toLocaleString('en-US')} bytes</td>
             <td data-field="status"><${ServiceStatusBadge} status=${serviceStatusOf(service, history)} /></td>

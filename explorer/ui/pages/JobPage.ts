@@ -4,6 +4,7 @@ import type { Service } from '../../../contract/service.ts'
 import type { ServiceEventList } from '../../../contract/serviceEvent.ts'
 import { client } from '../client.ts'
 import { AddressLink } from '../components/AddressLink.ts'
+import { Payouts } from '../components/Payouts.ts'
 import { Problem } from '../components/Problem.ts'
 import { StateBadge } from '../components/StateBadge.ts'
 import { Time } from '../components/Time.ts'
@@ -33,15 +34,18 @@ export function JobPage({ jobId }: { jobId: string }) {
       <dl class="record" aria-label="Job">
         <dt>State</dt><dd data-field="state-number">${data.state} (${data.stateName})</dd>
         <dt>Service</dt><dd><a href=${`/services/${data.serviceId}`}>#${data.serviceId}</a>${service.status === 'ready' ? ` · ${service.data.modelId}` : ''}</dd>
-        <dt>Seller</dt><dd><${AddressLink} address=${data.seller} seller /></dd>
-        <dt>Buyer</dt><dd><${AddressLink} address=${data.buyer} /></dd>
-        <dt>Escrowed</dt><dd data-field="amount"><${TokenAmount} wei=${data.amount} /></dd>
-        <dt>Protocol fee</dt><dd data-field="fee"><${TokenAmount} wei=${data.protocolFee} /></dd>
-        <dt>To the seller on settlement</dt><dd data-field="payout"><${TokenAmount} wei=${String(BigInt(data.amount) - BigInt(data.protocolFee))} /></dd>
+        <dt>Seller</dt><dd><${AddressLink} address=${data.seller} page="sellers" /></dd>
+        <dt>Buyer</dt><dd><${AddressLink} address=${data.buyer} page="buyers" /></dd>
+        <dt>Paid into escrow by the buyer</dt><dd data-field="amount"><${TokenAmount} wei=${data.amount} /></dd>
+        <dt>Protocol fee (5 %, kept on settlement)</dt><dd data-field="fee"><${TokenAmount} wei=${data.protocolFee} /></dd>
         <dt>Created</dt><dd><${Time} seconds=${data.createdAt} /></dd>
         <dt>Expires</dt><dd><${Time} seconds=${data.timeout} /></dd>
         <dt>Input commitment</dt><dd class="mono break">${data.inputCommitment}</dd>
       </dl>
+    </section>
+    <section>
+      <h2>Payouts</h2>
+      <${Payouts} job=${data} />
     </section>
     <section>
       <h2>Timeline</h2>

@@ -1,12 +1,15 @@
+import type { Job } from '../../../contract/job.ts'
 import type { Seller } from '../../../contract/seller.ts'
 import { client } from '../client.ts'
-import { JobsTable } from '../components/JobsTable.ts'
+import { PagedJobs } from '../components/PagedJobs.ts'
 import { Problem } from '../components/Problem.ts'
 import { ServicesTable } from '../components/ServicesTable.ts'
 import { TokenAmount } from '../components/TokenAmount.ts'
 import { html } from '../html.ts'
 import { useApi } from '../useApi.ts'
 import { useServiceHistories } from '../useServiceHistories.ts'
+
+const paidStates = new Set<Job['stateName']>(['Settled', 'Disputed', 'Slashed'])
 
 /** One seller: their services and jobs, with totals over them. */
 export function SellerPage({ address }: { address: string }) {
@@ -15,15 +18,19 @@ export function SellerPage({ address }: { address: string }) {
   if (seller.status !== 'ready') return html`<h1>Seller</h1><${Problem} state=${seller} />`
   const { services, jobs } = seller.data
   const settled = jobs.filter((job) => job.stateName === 'Settled')
+  // Disputed and Slashed jobs were settled first, and a dispute takes nothing back from the seller.
+  const paid = jobs.filter((job) => paidStates.has(job.stateName))
   const escrowed = jobs.reduce((sum, job) => sum + BigInt(job.amount), 0n)
-  const paidOut = settled.reduce((sum, job) => sum + BigInt(job.amount) - BigInt(job.protocolFee), 0n)
+  const paidOut = paid.reduce((sum, job) => sum + BigInt(job.amount) - BigInt(job.protocolFee), 0n)
+  const of = seller.data.nextCursor === null ? 'all jobs' : `the newest ${jobs.length.toLocaleString('en-US')} jobs`
   return html`<h1>Seller <span class="mono break">${seller.data.seller}</span></h1>
+    <p class="muted small">Also see <a href=${`/buyers/${seller.data.seller}`}>the jobs this address paid for</a>.</p>
     <div class="cards" aria-label="Seller totals">
-      <div class="card" data-stat="services"><div class="value">${services.length}</div><div class="label">Services</div></div>
-      <div class="card" data-stat="jobs"><div class="value">${jobs.length}</div><div class="label">Jobs</div></div>
-      <div class="card" data-stat="settled"><div class="value">${settled.length}</div><div class="label">Settled now</div></div>
-      <div class="card" data-stat="escrowed"><div class="value"><${TokenAmount} wei=${String(escrowed)} /></div><div class="label">Escrowed by buyers</div></div>
-      <div class="card" data-stat="paid"><div class="value"><${TokenAmount} wei=${String(paidOut)} /></div><div class="label">Paid to the seller (settled jobs, after fees)</div></div>
+      <div class="card" data-stat="services"><div class="value">${services.length}</div><div class="label">Services registered (active or not)</div></div>
+      <div class="card" data-stat="jobs"><div class="value">${jobs.length}</div><div class="label">Jobs bought from the seller${seller.data.nextCursor === null ? '' : ' (newest only)'}</div></div>
+      <div class="card" data-stat="settled"><div class="value">${settled.length}</div><div class="label">Jobs in state Settled now (${of})</div></div>
+      <div class="card" data-stat="escrowed"><div class="value"><${TokenAmount} wei=${String(escrowed)} /></div><div class="label">Paid into escrow by buyers, refunds included (${of})</div></div>
+      <div class="card" data-stat="paid"><div class="value"><${TokenAmount} wei=${String(paidOut)} /></div><div class="label">Paid to the seller after fees, settled jobs disputed later included (${of})</div></div>
     </div>
     <section>
       <h2>Services</h2>
@@ -31,6 +38,6 @@ export function SellerPage({ address }: { address: string }) {
     </section>
     <section>
       <h2>Jobs</h2>
-      <${JobsTable} jobs=${jobs} label="Jobs of the seller" />
+      <${PagedJobs} filter=${{ seller: seller.data.seller }} label="Jobs of the seller" />
     </section>`
 }

@@ -1,9 +1,8 @@
-import type { Seller } from '../../../contract/seller.ts'
 import type { Service } from '../../../contract/service.ts'
 import type { ServiceEventList } from '../../../contract/serviceEvent.ts'
 import { client } from '../client.ts'
 import { AddressLink } from '../components/AddressLink.ts'
-import { JobsTable } from '../components/JobsTable.ts'
+import { PagedJobs } from '../components/PagedJobs.ts'
 import { KeyHistory } from '../components/KeyHistory.ts'
 import { Problem } from '../components/Problem.ts'
 import { ServiceStatusBadge } from '../components/ServiceStatusBadge.ts'
@@ -19,11 +18,6 @@ export function ServicePage({ serviceId }: { serviceId: string }) {
   const history = useApi<ServiceEventList>(`history ${serviceId}`, (extraHeaders) =>
     client.services.getServiceEvents({ params: { id: serviceId }, extraHeaders }),
   )
-  const seller = service.status === 'ready' ? service.data.seller : undefined
-  // The API lists jobs by seller; a service's jobs are its seller's jobs of this service.
-  const sellerRecord = useApi<Seller>(`seller ${seller}`, async (extraHeaders) =>
-    seller === undefined ? new Promise<never>(() => {}) : client.sellers.getSeller({ params: { address: seller }, extraHeaders }),
-  )
   if (service.status !== 'ready') return html`<h1>Service #${serviceId}</h1><${Problem} state=${service} />`
   const data = service.data
   return html`<h1>Service #${data.serviceId} <span data-field="status"><${ServiceStatusBadge} status=${serviceStatusOf(data, history.status === 'ready' ? history.data.events : undefined)} /></span></h1>
@@ -31,7 +25,7 @@ export function ServicePage({ serviceId }: { serviceId: string }) {
       <dl class="record" aria-label="Service">
         <dt>Model</dt><dd data-field="model">${data.modelId}</dd>
         <dt>Provider</dt><dd>${data.providerIdentity} (${data.providerType}) · <span class="mono break">${data.providerAddress}</span></dd>
-        <dt>Seller</dt><dd><${AddressLink} address=${data.seller} seller /></dd>
+        <dt>Seller</dt><dd><${AddressLink} address=${data.seller} page="sellers" /></dd>
         <dt>Price per call</dt><dd data-field="price"><${TokenAmount} wei=${data.pricePerCall} /></dd>
         <dt>Max input</dt><dd data-field="max-input">${Number(data.maxInputBytes).toLocaleString('en-US')} bytes</dd>
         <dt>Signing key</dt><dd class="mono break" data-field="signing-address">${data.signingAddress}</dd>
@@ -48,8 +42,6 @@ export function ServicePage({ serviceId }: { serviceId: string }) {
     </section>
     <section>
       <h2>Jobs</h2>
-      ${sellerRecord.status === 'ready'
-        ? html`<${JobsTable} jobs=${sellerRecord.data.jobs.filter((job) => job.serviceId === data.serviceId)} label="Jobs of the service" />`
-        : html`<${Problem} state=${sellerRecord} />`}
+      <${PagedJobs} filter=${{ serviceId: data.serviceId }} label="Jobs of the service" />
     </section>`
 }
