@@ -6,7 +6,7 @@ import type { ExplorerSite } from './ExplorerSite.ts'
 import type { ExplorerAssets } from './readExplorerAssets.ts'
 
 /** Every page is the same shell, which renders itself from its path. */
-const pagePaths = ['/', '/jobs/:id', '/services/:id', '/sellers/:address'] as const
+const pagePaths = ['/', '/jobs/:id', '/services/:id', '/sellers/:address', '/buyers/:address'] as const
 
 /** The explorer's pages (deep links included) and its two assets. */
 export const explorerPaths = [...pagePaths, explorerAssetPaths.js, explorerAssetPaths.css] as const
