@@ -136,25 +136,7 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
   let consumer: string
 
   /** tsc over the fixture with a standard tsconfig (`tsc --init`'s strict defaults) and one resolution. */
-  async function compile(resolution: 'node16' | 'bundler'): Promise<void> {
-    const compilerOptions = {
-      target: 'ES2022',
-      module: resolution === 'node16' ? 'node16' : 'esnext',
-      moduleResolution: resolution,
-      strict: true,
-      skipLibCheck: true,
-      esModuleInterop: true,
-      types: ['node'],
-      typeRoots: [join(projectRoot, 'node_modules/@types')],
-      outDir: `out-${resolution}`,
-      ...(resolution === 'bundler' ? { noEmit: true } : {}),
-    }
-    const config = `tsconfig.${resolution}.json`
-    writeFileSync(join(consumer, config), JSON.stringify({ compilerOptions, include: ['src'] }, null, 2))
-    await run(process.execPath, [tsc, '-p', config], { cwd: consumer }).catch((error: { stdout?: string }) => {
-      throw new Error(`tsc -p ${config} failed:\n${error.stdout ?? String(error)}`)
-    })
-  }
+  const compile = (resolution: Resolution): Promise<void> => compileApp(consumer, { resolution, skipLibCheck: true })
 
   beforeAll(async () => {
     consumer = join(work, 'consumer')
@@ -260,25 +242,7 @@ describe('an app on zod 4 installs tee-market alone: the client and the attestat
   let app: string
 
   /** tsc over the fixture, strict, checking the package's declarations too (no skipLibCheck). */
-  async function compile(resolution: 'node16' | 'bundler'): Promise<void> {
-    const compilerOptions = {
-      target: 'ES2022',
-      module: resolution === 'node16' ? 'node16' : 'esnext',
-      moduleResolution: resolution,
-      strict: true,
-      skipLibCheck: false,
-      esModuleInterop: true,
-      types: ['node'],
-      typeRoots: [join(projectRoot, 'node_modules/@types')],
-      outDir: `out-${resolution}`,
-      ...(resolution === 'bundler' ? { noEmit: true } : {}),
-    }
-    const config = `tsconfig.${resolution}.json`
-    writeFileSync(join(app, config), JSON.stringify({ compilerOptions, include: ['src'] }, null, 2))
-    await run(process.execPath, [tsc, '-p', config], { cwd: app }).catch((error: { stdout?: string }) => {
-      throw new Error(`tsc -p ${config} failed:\n${error.stdout ?? String(error)}`)
-    })
-  }
+  const compile = (resolution: Resolution): Promise<void> => compileApp(app, { resolution, skipLibCheck: false })
 
   beforeAll(async () => {
     app = join(work, 'zod4App')
@@ -300,3 +264,26 @@ describe('an app on zod 4 installs tee-market alone: the client and the attestat
     expect(JSON.parse(stdout)).toEqual({ settings: { contact: 'ops@example.org', pageSize: 20 }, providerType: 'centralized', client: 'function' })
   })
 })
+
+type Resolution = 'node16' | 'bundler'
+
+/** tsc over an app's `src` with strict settings and one module resolution; fails with tsc's output. */
+async function compileApp(folder: string, { resolution, skipLibCheck }: { resolution: Resolution; skipLibCheck: boolean }): Promise<void> {
+  const compilerOptions = {
+    target: 'ES2022',
+    module: resolution === 'node16' ? 'node16' : 'esnext',
+    moduleResolution: resolution,
+    strict: true,
+    skipLibCheck,
+    esModuleInterop: true,
+    types: ['node'],
+    typeRoots: [join(projectRoot, 'node_modules/@types')],
+    outDir: `out-${resolution}`,
+    ...(resolution === 'bundler' ? { noEmit: true } : {}),
+  }
+  const config = `tsconfig.${resolution}.json`
+  writeFileSync(join(folder, config), JSON.stringify({ compilerOptions, include: ['src'] }, null, 2))
+  await run(process.execPath, [tsc, '-p', config], { cwd: folder }).catch((error: { stdout?: string }) => {
+    throw new Error(`tsc -p ${config} failed:\n${error.stdout ?? String(error)}`)
+  })
+}

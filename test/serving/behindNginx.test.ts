@@ -1,9 +1,6 @@
 import { execFile } from 'node:child_process'
 import type { LookupFunction } from 'node:net'
 import { promisify } from 'node:util'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { Agent, setGlobalDispatcher } from 'undici'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { createMarketClient } from '../../client/createMarketClient.ts'
@@ -13,6 +10,7 @@ import { startRestIndexer, type StartRestIndexerReturnType } from '../../server/
 import { createLogger } from '../../server/logging/createLogger.ts'
 import { browserArgs, launchBrowser, type LaunchedBrowser } from '../explorer/support/launchBrowser.ts'
 import { seededJobs } from '../mcp/support/seededJobs.ts'
+import { callGetJob } from './support/callGetJob.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { getFreePort } from '../support/getFreePort.ts'
 import { makeTestCertificates } from '../support/makeTestCertificates.ts'
@@ -103,15 +101,9 @@ test('curl --cacert reads a job through the proxy over HTTP/2 and HTTP/1.1', asy
 })
 
 test('the official MCP client calls get_job through the proxy', async () => {
-  const client = new Client({ name: 'nginx-test', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)))
-  try {
-    const result = (await client.callTool({ name: 'get_job', arguments: { jobId: seededJobs.settled } })) as CallToolResult
-    expect(result.isError ?? false).toBe(false)
-    expect(result.structuredContent).toMatchObject({ jobId: seededJobs.settled })
-  } finally {
-    await client.close()
-  }
+  const result = await callGetJob(mcpUrl, { jobId: seededJobs.settled, clientName: 'nginx-test' })
+  expect(result.isError ?? false).toBe(false)
+  expect(result.structuredContent).toMatchObject({ jobId: seededJobs.settled })
 })
 
 test('the explorer works in chromium through the proxy, every request to the public origin', async () => {

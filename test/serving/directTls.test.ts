@@ -1,9 +1,6 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { copyFileSync } from 'node:fs'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { Agent, setGlobalDispatcher } from 'undici'
 import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
@@ -16,6 +13,7 @@ import { readServingOptions } from '../../server/serving/readServingOptions.ts'
 import { toFastifyServing } from '../../server/serving/toFastifyServing.ts'
 import { browserArgs, launchBrowser, type LaunchedBrowser } from '../explorer/support/launchBrowser.ts'
 import { seededJobs } from '../mcp/support/seededJobs.ts'
+import { callGetJob } from './support/callGetJob.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { makeTestCertificates, type IssuedCertificate } from '../support/makeTestCertificates.ts'
 import { readServedCertificate } from './support/readServedCertificate.ts'
@@ -79,15 +77,9 @@ test('curl --cacert reads a job over https', async () => {
 })
 
 test('the official MCP client calls get_job over https (Streamable HTTP)', async () => {
-  const client = new Client({ name: 'tls-test', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${mcp.url}/mcp`)))
-  try {
-    const result = (await client.callTool({ name: 'get_job', arguments: { jobId: seededJobs.settled } })) as CallToolResult
-    expect(result.isError ?? false).toBe(false)
-    expect(result.structuredContent).toMatchObject({ jobId: seededJobs.settled })
-  } finally {
-    await client.close()
-  }
+  const result = await callGetJob(`${mcp.url}/mcp`, { jobId: seededJobs.settled, clientName: 'tls-test' })
+  expect(result.isError ?? false).toBe(false)
+  expect(result.structuredContent).toMatchObject({ jobId: seededJobs.settled })
 })
 
 test('the explorer works in chromium over https, trusting only the test CA', async () => {
