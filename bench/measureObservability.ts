@@ -3,6 +3,7 @@ import { readChildCpu } from './readChildCpu.ts'
 import { runLoad, type RunLoadReturnType } from './runLoad.ts'
 import type { ObservabilityVariant, ServeObservabilityMessage } from './serveObservabilityVariant.ts'
 import { spawnBenchChild } from './spawnBenchChild.ts'
+import { median } from './percentile.ts'
 
 export type ObservabilityCost = ObservabilityVariant & {
   label: string
@@ -68,11 +69,6 @@ export async function measureObservability({ load }: { load: LoadSettings }): Pr
   } finally {
     await Promise.all(children.map((child) => child.stop()))
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
 }
 
 /** The figures as a table for the terminal. */

@@ -5,6 +5,7 @@ import { runHttp2Load } from './runHttp2Load.ts'
 import { runLoad, type RunLoadReturnType } from './runLoad.ts'
 import { spawnBenchChild, type BenchChild } from './spawnBenchChild.ts'
 import type { ServeTlsMessage, TlsVariant } from './serveTlsVariant.ts'
+import { median } from './percentile.ts'
 
 export type TlsCost = {
   endpoint: 'GET /v1/jobs/:id' | 'MCP get_job'
@@ -111,11 +112,6 @@ export async function measureTls({ load }: { load: LoadSettings }): Promise<TlsC
     await Promise.all(Object.values(children).map((child) => child.stop()))
     certificates.remove()
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
 }
 
 /** The figures as a table for the terminal. */
