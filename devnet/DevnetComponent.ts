@@ -1,6 +1,6 @@
 import type { Config } from '../config/ConfigSchema.ts'
 import type { Logger } from '../server/logging/createLogger.ts'
-import type { Store } from '../server/store/createStore.ts'
+import type { StoreReader } from '../server/store/StoreReader.ts'
 import type { StartDevnetReturnType } from './startDevnet.ts'
 
 export type DevnetComponentContext = {
@@ -11,7 +11,7 @@ export type DevnetComponentContext = {
   /** The process's logger (see createLogger), for components that log structured fields. */
   logger: Logger
   /** The indexer's store once a component has started one: later components read it in process. */
-  store: Store | undefined
+  store: StoreReader | undefined
 }
 
 export type StartedDevnetComponent = {
@@ -19,7 +19,7 @@ export type StartedDevnetComponent = {
   urls: Record<string, string>
   stop: () => Promise<void>
   /** The store of the indexer this component runs, if it runs one. */
-  store?: Store | undefined
+  store?: StoreReader | undefined
 }
 
 /** A piece `npm start` runs on top of the devnet: the indexer, the hosted MCP, the seller. */

@@ -11,7 +11,7 @@ import { mcpComponent } from './mcpComponent.ts'
 import { restComponent } from './restComponent.ts'
 import { createLogger } from '../server/logging/createLogger.ts'
 import { createHeldStream } from './createHeldStream.ts'
-import type { Store } from '../server/store/createStore.ts'
+import type { StoreReader } from '../server/store/StoreReader.ts'
 import { buildMcpClientEntries } from './buildMcpClientEntries.ts'
 import type { DevnetComponent, StartedDevnetComponent } from './DevnetComponent.ts'
 import { plannedServices } from './seed/marketPlan.ts'
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   stack.unshift({ name: 'logger', stop: async () => logger.info('npm start stopped') })
 
   const started: { name: string; urls: StartedDevnetComponent['urls'] }[] = []
-  let store: Store | undefined
+  let store: StoreReader | undefined
   for (const component of components) {
     const componentLogger = logger.child({ component: component.name })
     const log = (message: string): void => componentLogger.info(message)

@@ -4,7 +4,7 @@ import type { Logger } from '../../server/logging/createLogger.ts'
 import { packageVersion } from '../../server/logging/packageVersion.ts'
 import { createMetricsRegistry } from '../../server/metrics/createMetricsRegistry.ts'
 import { serveMetrics } from '../../server/metrics/serveMetrics.ts'
-import type { Store } from '../../server/store/createStore.ts'
+import type { StoreReader } from '../../server/store/StoreReader.ts'
 import { listenServing } from '../../server/serving/listenServing.ts'
 import { readServingOptions } from '../../server/serving/readServingOptions.ts'
 import { mcpServerName } from '../server/createMarketMcpServer.ts'
@@ -21,7 +21,7 @@ export type StartHostedMcpServerParameters = {
   logger?: Logger | undefined
   log?: (message: string) => void
   /** The indexer's store, when this server runs in the indexer's process (read in place of the REST API). */
-  store?: Store | undefined
+  store?: StoreReader | undefined
   /** How often a comment line keeps a slow answer's event stream alive (the SDK's 15 s unless given). */
   keepAliveMs?: number | undefined
   /** Timeouts and connection cap (see hardenServer); the defaults unless given. */

@@ -1,7 +1,7 @@
 import { createPublicClient, defineChain, http } from 'viem'
 import { getChainId } from 'viem/actions'
 import type { Config } from '../../config/ConfigSchema.ts'
-import type { Store } from '../../server/store/createStore.ts'
+import type { StoreReader } from '../../server/store/StoreReader.ts'
 import { createChainSource } from '../source/createChainSource.ts'
 import { createIndexerSource } from '../source/createIndexerSource.ts'
 import { createStoreSource } from '../source/createStoreSource.ts'
@@ -13,7 +13,7 @@ export type CreateToolContextParameters = {
   /** Which server the tools serve: the hosted one never reads the chain per call unless told to. */
   server: 'hosted' | 'local'
   /** The indexer's store, when the server runs in the indexer's process: the read tools use it. */
-  store?: Store | undefined
+  store?: StoreReader | undefined
 }
 
 export type CreateToolContextReturnType = ToolContext

@@ -2,7 +2,7 @@ import { JobNotFoundError } from '../../errors/notFound.ts'
 import { assertServing } from '../../server/readers/assertServing.ts'
 import { signingKeyAtAttestation } from '../../contract/signingKeyAtAttestation.ts'
 import { getJob, getService, getServiceEvents, listServices } from '../../server/readers/index.ts'
-import type { Store } from '../../server/store/createStore.ts'
+import type { StoreReader } from '../../server/store/StoreReader.ts'
 import type { MarketSource } from './MarketSource.ts'
 
 export type CreateStoreSourceReturnType = MarketSource
@@ -13,7 +13,7 @@ export type CreateStoreSourceReturnType = MarketSource
  * what the REST API already serves). Answers are the store's records themselves, never modified
  * once handed out, so the output checks and serialized answers built for them stay valid.
  */
-export function createStoreSource(store: Store): CreateStoreSourceReturnType {
+export function createStoreSource(store: StoreReader): CreateStoreSourceReturnType {
   return {
     async listServices() {
       return listServices(store).services

@@ -4,7 +4,7 @@ import type { BuildOpenApiDocumentReturnType as OpenApiDocument } from '../../co
 import { marketContract } from '../../contract/router.ts'
 import { RouteNotFoundError } from '../../errors/http.ts'
 import type { Logger } from '../logging/createLogger.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import { addAnswerHooks } from './addAnswerHooks.ts'
 import { addCorsHeaders } from './addCorsHeaders.ts'
 import { addResponseSchemas } from './addResponseSchemas.ts'
@@ -31,7 +31,7 @@ export type AppMode = 'production' | 'development'
 
 export type BuildAppParameters = {
   /** The indexer's store; every handler reads it through the readers. */
-  store: Store
+  store: StoreReader
   mode: AppMode
   /** The committed `openapi.json`: served as is, and the source of the response serializers. */
   openApiText: string

@@ -2,7 +2,7 @@ import { checkZodSchema, type AppRoute } from '@ts-rest/core'
 import { initServer, type RouterImplementation } from '@ts-rest/fastify'
 import type { FastifyRequest } from 'fastify'
 import { marketContract, type MarketContract } from '../../contract/router.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import type { AnswerHooks } from './addAnswerHooks.ts'
 import type { ContractHandler } from './ContractHandler.ts'
 import { getBuyerHandler } from './handlers/getBuyerHandler.ts'
@@ -17,7 +17,7 @@ import { listJobsHandler } from './handlers/listJobsHandler.ts'
 import { listServicesHandler } from './handlers/listServicesHandler.ts'
 
 export type CreateMarketRouterParameters = {
-  store: Store
+  store: StoreReader
   /** Each route's `onRequest` hook comes from here (ETag, 304, kept bodies). */
   answers: AnswerHooks
 }

@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client'
 import { addHttpMetrics } from '../metrics/addHttpMetrics.ts'
 import { addMetricsRoute, metricsPath } from '../metrics/serveMetrics.ts'
 import { getReadiness } from '../readers/getReadiness.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import { refuseQuery } from './refuseQuery.ts'
 
 export const readinessPath = '/readyz'
@@ -15,7 +15,7 @@ export type OperatorMetrics = {
 }
 
 export type RegisterOperatorRoutesParameters = {
-  store: Store
+  store: StoreReader
   /** Undefined when metrics are off: no hook and no route, so they cost nothing. */
   metrics?: OperatorMetrics | undefined
 }

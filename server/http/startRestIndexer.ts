@@ -13,7 +13,7 @@ import { addIndexerMetrics } from '../metrics/addIndexerMetrics.ts'
 import { createMetricsRegistry } from '../metrics/createMetricsRegistry.ts'
 import { createRpcObserver } from '../metrics/createRpcObserver.ts'
 import { serveMetrics } from '../metrics/serveMetrics.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import { buildApp, type AppMode } from './buildApp.ts'
 import { buildDocsHtml } from './buildDocsHtml.ts'
 import { listenServing } from '../serving/listenServing.ts'
@@ -39,7 +39,7 @@ export type StartRestIndexerReturnType = {
   /** Where `/metrics` answers when it has a port of its own (`--metrics <port>`). */
   metricsUrl: string | undefined
   /** The indexer's store, for other servers in this process (the hosted MCP server reads it). */
-  store: Store
+  store: StoreReader
   stop: () => Promise<void>
 }
 

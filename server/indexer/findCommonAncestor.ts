@@ -1,6 +1,6 @@
 import type { Client, Hash } from 'viem'
 import { getBlock } from 'viem/actions'
-import type { BlockRef } from '../store/createStore.ts'
+import type { BlockRef } from '../store/StoreReader.ts'
 
 export type FindCommonAncestorParameters = {
   /** Blocks the store applied (number → hash). */

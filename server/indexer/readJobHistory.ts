@@ -6,7 +6,7 @@ import { readLogRangeHint } from '../../chain/rpc/readLogRangeHint.ts'
 import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
 import { jobEventNames, type JobEventName } from '../../contract/job.ts'
 import { ChainChangedError, LogRangeTooLargeError } from '../../errors/chain.ts'
-import type { ReplaceJobParameters } from '../store/createStore.ts'
+import type { ReplaceJobParameters } from '../store/StoreWriter.ts'
 import type { ScanWindow } from './createScanWindow.ts'
 import { arbiterJobEvents, escrowEvents } from './marketEvents.ts'
 

@@ -1,9 +1,9 @@
 import { measureBackfill, type BackfillProgress } from '../metrics/measureBackfill.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import type { Logger } from './createLogger.ts'
 
 export type ReportBackfillProgressParameters = {
-  store: Store
+  store: StoreReader
   logger: Logger
   /** Where the back-fill started and where it goes, as far as known yet (see createRpcObserver). */
   firstBlock: () => bigint | undefined

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import type { Indexer } from '../indexer/createIndexer.ts'
 import type { RpcNodeLimits } from '../indexer/createIndexerTransport.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import type { RpcObserver } from './createRpcObserver.ts'
 import { measureBackfill } from './measureBackfill.ts'
 
@@ -31,7 +31,7 @@ export type ObservedIndexer = Pick<Indexer, 'store' | 'logWindow'> & { rpcLimits
  * leave no state behind (polls, failures, reorgs, RPC calls) are counted as they happen.
  */
 export function addIndexerMetrics({ registry, rpc, startBlock, now = Date.now }: AddIndexerMetricsParameters): IndexerMetrics {
-  let store: Store | undefined
+  let store: StoreReader | undefined
   let indexer: ObservedIndexer | undefined
   const registers = [registry]
 

@@ -1,4 +1,4 @@
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 
 export type BackfillProgress = {
   blocksDone: number
@@ -11,7 +11,7 @@ export type BackfillProgress = {
 }
 
 export type MeasureBackfillParameters = {
-  store: Store
+  store: StoreReader
   /** Where the back-fill started and where it goes, as far as known yet (see createRpcObserver). */
   firstBlock: () => bigint | undefined
   headBlock: () => bigint | undefined

@@ -1,7 +1,7 @@
 import { checksumAddress, type Address } from 'viem'
 import type { Buyer } from '../../contract/buyer.ts'
 import { jobsLimit } from '../../contract/jobsQuery.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import { assertServing } from './assertServing.ts'
 import type { JobCursorScope } from './jobCursor.ts'
 import { pageJobs } from './pageJobs.ts'
@@ -22,7 +22,7 @@ export function toBuyerJobsScope(address: string): JobCursorScope {
 }
 
 /** The jobs one address paid for, newest first, a page at a time; an empty array when none. */
-export function getBuyer(store: Store, { address, limit = jobsLimit.default, cursor }: GetBuyerParameters): GetBuyerReturnType {
+export function getBuyer(store: StoreReader, { address, limit = jobsLimit.default, cursor }: GetBuyerParameters): GetBuyerReturnType {
   assertServing(store)
   const buyer = checksumAddress(address as Address)
   const { jobs, nextCursor } = pageJobs({ sources: [store.buyerJobs(buyer)], limit, cursor, scope: toBuyerJobsScope(buyer) })

@@ -1,7 +1,7 @@
 import { toCounters } from '../../chain/mappers/toCounters.ts'
 import { toHealth } from '../../chain/mappers/toHealth.ts'
 import type { Health } from '../../contract/health.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 
 /** A poll older than this many intervals means the indexer is stuck or the node unreachable. */
 const stalePollIntervals = 3
@@ -21,7 +21,7 @@ export type GetHealthReturnType = {
  * three poll intervals, unless something is known wrong: the node serves another chain, or the
  * self-check found a record that differs from the chain and has not repaired it yet.
  */
-export function getHealth(store: Store, { now = Date.now() }: GetHealthParameters = {}): GetHealthReturnType {
+export function getHealth(store: StoreReader, { now = Date.now() }: GetHealthParameters = {}): GetHealthReturnType {
   const { sync } = store
   const lastIndexedBlock = sync.cursor?.number ?? 0n
   const fresh = sync.lastPollAt !== undefined && now - sync.lastPollAt <= stalePollIntervals * sync.pollIntervalMs

@@ -1,4 +1,4 @@
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import { getHealth } from './getHealth.ts'
 
 export type Readiness =
@@ -21,7 +21,7 @@ export type GetReadinessParameters = {
  * recent (the same rule as /healthz's `ok`, which also stays false while the health record reports
  * a problem), with the reason when not. /healthz keeps its record for people and monitors.
  */
-export function getReadiness(store: Store, { now = Date.now() }: GetReadinessParameters = {}): Readiness {
+export function getReadiness(store: StoreReader, { now = Date.now() }: GetReadinessParameters = {}): Readiness {
   const { ok, health } = getHealth(store, { now })
   const { lagBlocks } = health
   if (ok) return { ready: true, lagBlocks }

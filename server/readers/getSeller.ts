@@ -1,7 +1,7 @@
 import { checksumAddress, type Address } from 'viem'
 import { sellerJobsLimit } from '../../contract/jobsQuery.ts'
 import type { Seller } from '../../contract/seller.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import { assertServing } from './assertServing.ts'
 import type { JobCursorScope } from './jobCursor.ts'
 import { pageJobs } from './pageJobs.ts'
@@ -22,7 +22,7 @@ export function toSellerJobsScope(address: string): JobCursorScope {
 }
 
 /** Everything of one seller, newest first, its jobs a page at a time; a seller with nothing gets two empty arrays. */
-export function getSeller(store: Store, { address, limit = sellerJobsLimit.default, cursor }: GetSellerParameters): GetSellerReturnType {
+export function getSeller(store: StoreReader, { address, limit = sellerJobsLimit.default, cursor }: GetSellerParameters): GetSellerReturnType {
   assertServing(store)
   const seller = checksumAddress(address as Address)
   const serviceIds = store.sellerServiceIds(seller)

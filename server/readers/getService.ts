@@ -1,13 +1,13 @@
 import type { Service } from '../../contract/service.ts'
 import { ServiceNotFoundError } from '../../errors/notFound.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import { assertServing } from './assertServing.ts'
 
 export type GetServiceParameters = { serviceId: bigint }
 export type GetServiceReturnType = Service
 
 /** One service by id; throws ServiceNotFoundError (`service_not_found`) when the id is unknown. */
-export function getService(store: Store, { serviceId }: GetServiceParameters): GetServiceReturnType {
+export function getService(store: StoreReader, { serviceId }: GetServiceParameters): GetServiceReturnType {
   assertServing(store)
   const service = store.service(serviceId)
   if (service === undefined) throw new ServiceNotFoundError({ serviceId })

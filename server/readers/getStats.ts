@@ -1,12 +1,12 @@
 import { toCounters } from '../../chain/mappers/toCounters.ts'
 import type { Stats } from '../../contract/stats.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import { assertServing } from './assertServing.ts'
 
 export type GetStatsReturnType = Stats
 
 /** Aggregate counters, derived from events (the same numbers as the health record's). */
-export function getStats(store: Store): GetStatsReturnType {
+export function getStats(store: StoreReader): GetStatsReturnType {
   assertServing(store)
   const counters = toCounters(store.counters)
   return {

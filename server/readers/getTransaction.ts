@@ -1,6 +1,6 @@
 import type { Transaction, TransactionEvent } from '../../contract/transaction.ts'
 import { TransactionNotFoundError } from '../../errors/notFound.ts'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import { assertServing } from './assertServing.ts'
 
 export type GetTransactionParameters = {
@@ -14,7 +14,7 @@ export type GetTransactionReturnType = Transaction
  * throws TransactionNotFoundError (`transaction_not_found`) when the store holds none. Put
  * together per call from the histories of the records the store's transaction index names.
  */
-export function getTransaction(store: Store, { transactionHash }: GetTransactionParameters): GetTransactionReturnType {
+export function getTransaction(store: StoreReader, { transactionHash }: GetTransactionParameters): GetTransactionReturnType {
   assertServing(store)
   const hash = transactionHash.toLowerCase()
   const { jobs, services } = store.transactionRecords(hash)

@@ -1,7 +1,7 @@
 import { checksumAddress, type Address } from 'viem'
 import { jobsLimit } from '../../contract/jobsQuery.ts'
 import type { JobList } from '../../contract/lists.ts'
-import type { Store, StoredJob } from '../store/createStore.ts'
+import type { StoreReader, StoredJob } from '../store/StoreReader.ts'
 import { assertServing } from './assertServing.ts'
 import type { JobCursorScope } from './jobCursor.ts'
 import { pageJobs } from './pageJobs.ts'
@@ -42,7 +42,7 @@ export function toJobsScope({ buyer, seller, serviceId, states }: JobFilters): J
  * the filters together match few of the indexed jobs.
  */
 export function listJobs(
-  store: Store,
+  store: StoreReader,
   { limit = jobsLimit.default, cursor, buyer, seller, serviceId, states }: ListJobsParameters = {},
 ): ListJobsReturnType {
   assertServing(store)

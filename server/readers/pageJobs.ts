@@ -1,6 +1,6 @@
 import type { Job } from '../../contract/job.ts'
 import { compareUintText } from '../store/compareUintText.ts'
-import type { StoredJob } from '../store/createStore.ts'
+import type { StoredJob } from '../store/StoreReader.ts'
 import { fromJobCursor, toJobCursor, type JobCursorScope } from './jobCursor.ts'
 
 export type PageJobsParameters = {

@@ -1,213 +1,28 @@
 import type { Hash } from 'viem'
-import type { ToCountersParameters } from '../../chain/mappers/toCounters.ts'
-import type { Health } from '../../contract/health.ts'
-import { jobEventNames, type Job, type JobEvent } from '../../contract/job.ts'
+import type { Job } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
-import type { ChainIdMismatchError } from '../../errors/chain.ts'
 import { compareUintText } from './compareUintText.ts'
 import { createTransactionIndex, sameSlot } from './createTransactionIndex.ts'
 import { createValuePool } from './createValuePool.ts'
 import { createJobIndex } from './createJobIndex.ts'
+import {
+  blockNumberAt,
+  eventCode,
+  eventNameAt,
+  eventSlots,
+  JobEntry,
+  logIndexAt,
+  noHistory,
+  transactionHashAt,
+  type History,
+} from './jobHistory.ts'
 import { insertById, jobKey, lowerBoundById, removeById, type JobKey } from './jobsById.ts'
+import type { StoredJob, StoreCounters, StoreReader, StoreSync } from './StoreReader.ts'
+import type { StoreWriter } from './StoreWriter.ts'
 
-/**
- * A job ready to serve. Its record is replaced, never changed, when the job changes, and its event
- * list is built afresh on each read, so an answer already handed out stays as it was.
- */
-export type StoredJob = {
-  /** The job's record, exactly the Job shape: list answers and MCP's get_job serve it as it is. */
-  readonly job: Job
-  /** Its on-chain history, oldest first (getJob puts the two together): a new array on each read. */
-  readonly events: readonly JobEvent[]
-  /** The store's `version` when this job last changed: equal versions, equal job. */
-  readonly version: number
-}
-
-/** What one transaction touched: the records whose history holds one of its events. */
-export type StoredTransactionRecords = {
-  readonly jobs: readonly StoredJob[]
-  readonly services: readonly { readonly service: Service; readonly events: readonly ServiceEvent[] }[]
-}
-
-/** Totals derived from the applied events (never from a job's current state). */
-export type StoreCounters = ToCountersParameters
-
-export type BlockRef = { number: bigint; hash: Hash }
-/**
- * Where the store stands: a block and, unless it lies deeper than any reorg reaches, its hash (a
- * back-fill window far below the head is applied without reading its last block's header).
- */
-export type Cursor = { number: bigint; hash: Hash | undefined }
-
-/** Ids of one kind of record: services and jobs are counted apart. */
-export type IdsByKind = { service: bigint | undefined; job: bigint | undefined }
-
-/**
- * What the contracts' id counters say of the applied blocks. Ids are handed out one by one, so
- * counting creation events from the first ids is enough to know each window's are all there; only
- * the end of a scan, a recent block, is checked against the contracts' own next ids.
- */
-export type CreationCount = {
-  /** The next ids at the cursor; undefined for a kind while `first` is. */
-  next: IdsByKind
-  /** The next ids before the first indexed block (what was created before is not ours), once known. */
-  first: IdsByKind
-  /** The last block whose next ids were read from the contracts: every creation up to it is held. */
-  checkedAt: bigint | undefined
-}
-
-/** Where indexing stands; read by the health reader. Times are epoch milliseconds. */
-export type StoreSync = {
-  /** Last block whose logs are all applied; undefined before the first window. */
-  cursor: Cursor | undefined
-  /** Chain head at the last successful poll. */
-  headBlock: bigint | undefined
-  /** When the initial back-fill reached the head. */
-  backfilledAt: number | undefined
-  /** When the last poll completed without error. */
-  lastPollAt: number | undefined
-  startedAt: number
-  pollIntervalMs: number
-  chainId: number
-  network: string
-  /** Whether new heads are followed over WebSocket (and whether that subscription is up). */
-  newHeads: Health['newHeads']
-  /** When the new-heads subscription last announced a head (a live socket can stop delivering). */
-  lastHeadAt: number | undefined
-  /** The creations counted up to the cursor, so the next window's are counted without reading an old block's state. */
-  creations: CreationCount
-  /** Set while the node serves another chain than the configured one: the readers serve nothing. */
-  chainMismatch: ChainIdMismatchError | undefined
-  /** Why the last poll failed; undefined once one succeeds. */
-  lastError: { code: string; message: string } | undefined
-  /** Polls that completed, and polls that failed (each is retried). */
-  polls: number
-  failedPolls: number
-  selfCheck: SelfCheckStatus
-}
-
-/** Where the continuous comparison of the store with the chain stands (see createSelfCheck). */
-export type SelfCheckStatus = {
-  /** When the last check ran (epoch ms); undefined before the first. */
-  lastRunAt: number | undefined
-  /** Records the last check compared with the chain. */
-  checkedServices: number
-  checkedJobs: number
-  /** Records the last check found different from the chain. */
-  differences: number
-  /** Records known to differ from the chain and not repaired yet: while any, health is not ok. */
-  unrepaired: number
-  /** Records repaired since the start. */
-  repairs: number
-}
-
-export type Store = {
-  /**
-   * Grows with every change to what readers return (records, events, counters), never repeats
-   * within a process: a reader's answer is the same while it stands still. With `job(id).version`
-   * it lets the HTTP layer build ETags without hashing bodies.
-   */
-  readonly version: number
-  service(serviceId: bigint): Service | undefined
-  /** The service's registry events, oldest first; undefined when the service is unknown. */
-  serviceEvents(serviceId: bigint): readonly ServiceEvent[] | undefined
-  job(jobId: bigint): StoredJob | undefined
-  /** Every job, ascending by id; readers walk it from the end for newest first. */
-  readonly jobList: readonly StoredJob[]
-  /** Every job id, ascending, built on each read (for tests and tools; readers walk `jobList`). */
-  readonly jobIds: bigint[]
-  readonly counters: Readonly<StoreCounters>
-  readonly sync: Readonly<StoreSync>
-  /** Every service, ascending by id; the same array until a service changes. */
-  serviceList(): readonly Service[]
-  sellerServiceIds(seller: string): readonly bigint[]
-  /** The seller's jobs, ascending by id (address in any case). */
-  sellerJobs(seller: string): readonly StoredJob[]
-  /** The buyer's jobs, ascending by id (address in any case). */
-  buyerJobs(buyer: string): readonly StoredJob[]
-  /** The service's jobs, ascending by id. */
-  serviceJobs(serviceId: bigint): readonly StoredJob[]
-  /** The jobs now in this state (0–6), ascending by id. */
-  stateJobs(state: number): readonly StoredJob[]
-  /** The jobs and services that hold an event of this transaction (hash in lowercase), by ascending id. */
-  transactionRecords(transactionHash: string): StoredTransactionRecords
-
-  /** Ids whose records a rollback left possibly stale: the next window reads them again. */
-  readonly staleServiceIds: ReadonlySet<bigint>
-  readonly staleJobIds: ReadonlySet<bigint>
-  /** Recently applied blocks (number → hash), oldest first, for reorg detection. */
-  readonly recentBlocks: ReadonlyMap<bigint, Hash>
-
-  putService(parameters: PutServiceParameters): void
-  putJob(parameters: PutJobParameters): void
-  /** Adds an event to a stored service; a log already applied (same block and log index) changes nothing. */
-  addServiceEvent(parameters: AddServiceEventParameters): void
-  /** Adds an event to a stored job; a log already applied (same block and log index) changes nothing. */
-  addJobEvent(parameters: AddJobEventParameters): void
-  /**
-   * Marks `block` fully applied: it becomes the cursor and, with its hash, is remembered for reorg
-   * checks. `creations` is what its window counted (default: as before).
-   */
-  advance(block: Cursor, creations?: CreationCount): void
-  /** Records a completed poll; the first one also marks the initial back-fill done. */
-  polled(parameters: { headBlock: bigint; at: number }): void
-  /** Records how the new-heads subscription stands, for the health reader. */
-  followingNewHeads(state: Health['newHeads']): void
-  /** Records that the new-heads subscription announced a head. */
-  headAnnounced(at: number): void
-  /**
-   * Undoes every block above `ancestor`, which becomes the cursor; the creation count goes back
-   * with it (the next ids follow from the creations still held).
-   */
-  rollback(ancestor: BlockRef): void
-  /** Forgets everything (the first ids, a fact of the chain before the indexed range, stay known). */
-  clear(): void
-  /** Records whether the node serves the configured chain (undefined) or another one. */
-  servingChain(mismatch: ChainIdMismatchError | undefined): void
-  /** Records a failed poll and why. */
-  pollFailed(error: { code: string; message: string }): void
-  /** Records where the self-check stands. */
-  selfChecked(status: Partial<SelfCheckStatus>): void
-  /**
-   * Replaces a job's record and its whole history with what was just read from the chain (a
-   * repair): the counters follow. Events are given oldest first.
-   */
-  replaceJob(parameters: ReplaceJobParameters): void
-}
-
-export type ReplaceJobParameters = PutJobParameters & { events: readonly Omit<AddJobEventParameters, 'jobId'>[] }
-
-export type PutServiceParameters = {
-  serviceId: bigint
-  service: Service
-  /** Block of the latest event that touched the service; absent for a refresh without one. */
-  block?: bigint | undefined
-  /** Block of ServiceRegistered, when this window holds it. */
-  registeredBlock?: bigint | undefined
-}
-
-export type PutJobParameters = {
-  jobId: bigint
-  /**
-   * The job's record as just read. The store keeps its values (the attestation object too) and
-   * may swap strings in them for equal ones it already holds, so the caller hands them over.
-   */
-  job: Job
-}
-
-export type AddServiceEventParameters = {
-  serviceId: bigint
-  event: ServiceEvent
-}
-
-export type AddJobEventParameters = {
-  jobId: bigint
-  /** Kept as it is (strings may be swapped for equal shared ones), like `PutJobParameters.job`. */
-  event: JobEvent
-  /** `paidToSeller + protocolFee` of a JobSettled event, counted into totalSettledWei. */
-  settledWei?: bigint | undefined
-}
+/** The in-memory store: one object is both sides, so a reader sees each write at once. */
+export type Store = StoreReader & StoreWriter
 
 export type CreateStoreParameters = {
   pollIntervalMs: number
@@ -224,69 +39,6 @@ const beforeRange = -1n
 
 type ServiceEntry = { service: Service; registeredBlock: bigint; lastBlock: bigint; events: readonly ServiceEvent[] }
 type SellerIndex = { serviceIds: bigint[] }
-
-/**
- * A job's history packed flat, `eventSlots` slots per event, oldest first: the event's name and log
- * index in one number (see `eventCode`), its block number, transaction hash and block time (the
- * shared strings the JobEvent carries), and the wei of a JobSettled event (undefined for the
- * others). An event object per log would cost ~72 B (header, five fields, its slot in a per-job
- * array) where these slots cost 40; readers get JobEvent objects built on the fly (see `events`).
- */
-type History = readonly HistorySlot[]
-type HistorySlot = number | string | bigint | undefined
-const eventSlots = 5
-const noHistory: History = []
-
-/** The name's position in jobEventNames plus the log index times their count: exact below 2^53. */
-function eventCode(event: JobEvent): number {
-  const nameIndex = jobEventNames.indexOf(event.event)
-  if (nameIndex === -1) throw new RangeError(`Job event "${event.event}" is not one of ${jobEventNames.join(', ')}.`)
-  return event.logIndex * jobEventNames.length + nameIndex
-}
-
-function eventNameAt(history: History, at: number): JobEvent['event'] {
-  return jobEventNames[(history[at] as number) % jobEventNames.length] as JobEvent['event']
-}
-
-function logIndexAt(history: History, at: number): number {
-  return Math.floor((history[at] as number) / jobEventNames.length)
-}
-
-function blockNumberAt(history: History, at: number): string {
-  return history[at + 1] as string
-}
-
-function transactionHashAt(history: History, at: number): string {
-  return history[at + 2] as string
-}
-
-class JobEntry implements StoredJob {
-  job: Job
-  history: History
-  version: number
-  readonly key: JobKey
-  constructor(job: Job, version: number, key: JobKey) {
-    this.job = job
-    this.history = noHistory
-    this.version = version
-    this.key = key
-  }
-
-  /** The served JobEvent objects, keys in toJobEvent's order (MCP's JSON keeps it). */
-  get events(): JobEvent[] {
-    const { history } = this
-    const events: JobEvent[] = new Array(history.length / eventSlots)
-    for (let at = 0; at < history.length; at += eventSlots)
-      events[at / eventSlots] = {
-        event: eventNameAt(history, at),
-        blockNumber: blockNumberAt(history, at),
-        transactionHash: transactionHashAt(history, at) as JobEvent['transactionHash'],
-        logIndex: logIndexAt(history, at),
-        timestamp: history[at + 3] as string,
-      }
-    return events
-  }
-}
 
 const noIds: readonly bigint[] = []
 const noJobs: readonly StoredJob[] = []

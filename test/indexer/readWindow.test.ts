@@ -3,7 +3,7 @@ import { getBlock, getBlockNumber } from 'viem/actions'
 import { describe, expect, inject, test } from 'vitest'
 import { MissingCreationsError } from '../../errors/chain.ts'
 import { readWindow } from '../../server/indexer/readWindow.ts'
-import type { CreationCount } from '../../server/store/createStore.ts'
+import type { CreationCount } from '../../server/store/StoreReader.ts'
 import { readChainMarket } from './support/readChainMarket.ts'
 
 const { rpcUrl, deployment } = inject('devnet')

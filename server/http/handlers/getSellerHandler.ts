@@ -1,13 +1,13 @@
 import type { MarketContract } from '../../../contract/router.ts'
 import { getSeller, toSellerJobsScope } from '../../readers/getSeller.ts'
 import { isJobCursorOf } from '../../readers/jobCursor.ts'
-import type { Store } from '../../store/createStore.ts'
+import type { StoreReader } from '../../store/StoreReader.ts'
 import type { ContractHandler } from '../ContractHandler.ts'
 
 export type GetSellerHandler = ContractHandler<MarketContract['sellers']['getSeller']>
 
 /** `GET /v1/sellers/:address`; a seller with nothing is a 200 with empty arrays. */
-export function getSellerHandler({ store }: { store: Store }): GetSellerHandler {
+export function getSellerHandler({ store }: { store: StoreReader }): GetSellerHandler {
   return {
     // A cursor that will be refused gets no ETag: `If-None-Match: *` must not turn its 400 into a 304.
     version: ({ params, query }) => (isJobCursorOf(query.cursor, { scope: toSellerJobsScope(params.address) }) ? store.version : undefined),

@@ -1,0 +1,85 @@
+import type { Hash } from 'viem'
+import type { Health } from '../../contract/health.ts'
+import type { Job, JobEvent } from '../../contract/job.ts'
+import type { Service } from '../../contract/service.ts'
+import type { ServiceEvent } from '../../contract/serviceEvent.ts'
+import type { ChainIdMismatchError } from '../../errors/chain.ts'
+import type { BlockRef, CreationCount, Cursor, SelfCheckStatus, StoreReader } from './StoreReader.ts'
+
+/** What the indexer applies windows, rollbacks and repairs through (and what it reads back to do so). */
+export type StoreWriter = {
+  /** Ids whose records a rollback left possibly stale: the next window reads them again. */
+  readonly staleServiceIds: ReadonlySet<bigint>
+  readonly staleJobIds: ReadonlySet<bigint>
+  /** Recently applied blocks (number → hash), oldest first, for reorg detection. */
+  readonly recentBlocks: ReadonlyMap<bigint, Hash>
+
+  putService(parameters: PutServiceParameters): void
+  putJob(parameters: PutJobParameters): void
+  /** Adds an event to a stored service; a log already applied (same block and log index) changes nothing. */
+  addServiceEvent(parameters: AddServiceEventParameters): void
+  /** Adds an event to a stored job; a log already applied (same block and log index) changes nothing. */
+  addJobEvent(parameters: AddJobEventParameters): void
+  /**
+   * Marks `block` fully applied: it becomes the cursor and, with its hash, is remembered for reorg
+   * checks. `creations` is what its window counted (default: as before).
+   */
+  advance(block: Cursor, creations?: CreationCount): void
+  /** Records a completed poll; the first one also marks the initial back-fill done. */
+  polled(parameters: { headBlock: bigint; at: number }): void
+  /** Records how the new-heads subscription stands, for the health reader. */
+  followingNewHeads(state: Health['newHeads']): void
+  /** Records that the new-heads subscription announced a head. */
+  headAnnounced(at: number): void
+  /**
+   * Undoes every block above `ancestor`, which becomes the cursor; the creation count goes back
+   * with it (the next ids follow from the creations still held).
+   */
+  rollback(ancestor: BlockRef): void
+  /** Forgets everything (the first ids, a fact of the chain before the indexed range, stay known). */
+  clear(): void
+  /** Records whether the node serves the configured chain (undefined) or another one. */
+  servingChain(mismatch: ChainIdMismatchError | undefined): void
+  /** Records a failed poll and why. */
+  pollFailed(error: { code: string; message: string }): void
+  /** Records where the self-check stands. */
+  selfChecked(status: Partial<SelfCheckStatus>): void
+  /**
+   * Replaces a job's record and its whole history with what was just read from the chain (a
+   * repair): the counters follow. Events are given oldest first.
+   */
+  replaceJob(parameters: ReplaceJobParameters): void
+}
+
+export type ReplaceJobParameters = PutJobParameters & { events: readonly Omit<AddJobEventParameters, 'jobId'>[] }
+
+export type PutServiceParameters = {
+  serviceId: bigint
+  service: Service
+  /** Block of the latest event that touched the service; absent for a refresh without one. */
+  block?: bigint | undefined
+  /** Block of ServiceRegistered, when this window holds it. */
+  registeredBlock?: bigint | undefined
+}
+
+export type PutJobParameters = {
+  jobId: bigint
+  /**
+   * The job's record as just read. The store keeps its values (the attestation object too) and
+   * may swap strings in them for equal ones it already holds, so the caller hands them over.
+   */
+  job: Job
+}
+
+export type AddServiceEventParameters = {
+  serviceId: bigint
+  event: ServiceEvent
+}
+
+export type AddJobEventParameters = {
+  jobId: bigint
+  /** Kept as it is (strings may be swapped for equal shared ones), like `PutJobParameters.job`. */
+  event: JobEvent
+  /** `paidToSeller + protocolFee` of a JobSettled event, counted into totalSettledWei. */
+  settledWei?: bigint | undefined
+}
