@@ -102,6 +102,9 @@ export type McpSource = 'index' | 'chain'
 
 const mcpSource = (text: string): McpSource | undefined => (text === 'index' || text === 'chain' ? text : undefined)
 
+const postgresUrl = (text: string): string | undefined =>
+  URL.canParse(text) && ['postgres:', 'postgresql:'].includes(new URL(text).protocol) ? text : undefined
+
 const addressField = textField('a 0x-prefixed 20-byte hex address', address)
 const portField = textField('a TCP port number from 0 to 65535', safeInteger(0, 65_535))
 const urlField = textField('an http:// or https:// URL', httpUrl)
@@ -174,6 +177,15 @@ export const ConfigSchema = z.object({
     `a comma-separated list of IP addresses or CIDR ranges (or ${proxyAddressNames.join(', ')}), e.g. 127.0.0.1,10.0.0.0/8`,
     list(proxyAddress),
   ),
+  /**
+   * Where the index is kept on disk (embedded PGlite), so that a restart resumes from its cursor;
+   * null: in memory only (the devnet's default, its chain being new each time).
+   */
+  dataDir: textField('a folder path (or "none" to keep the index in memory only)', filePath).nullable(),
+  /** A Postgres server keeping the index instead (shared by a writer, its standby and read-only replicas). */
+  databaseUrl: textField('a postgres:// or postgresql:// URL (or "none")', postgresUrl).nullable(),
+  /** Serve the index a writer keeps in `databaseUrl` without reading the chain. */
+  readOnly: textField('on or off', onOff),
   /** Where `GET /metrics` (Prometheus text) is served; see MetricsSetting. */
   metrics: textField('on, off or a TCP port number from 0 to 65535', metricsSetting),
   logLevel: textField(`one of ${logLevels.join(', ')}`, logLevel),

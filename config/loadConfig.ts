@@ -12,6 +12,8 @@ export type ConfigSource = {
   env: string
   /** The flag may be given more than once, the variable holds a comma-separated list. */
   repeatable?: true
+  /** The flag alone means "on" (`--read-only`); the variable holds on or off. */
+  switch?: true
 }
 
 /** Where each setting can be given on the command line and in the environment. */
@@ -45,6 +47,9 @@ export const configSources = {
   metrics: { flag: 'metrics', env: 'METRICS' },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL' },
   accessLog: { flag: 'access-log', env: 'ACCESS_LOG' },
+  dataDir: { flag: 'data-dir', env: 'DATA_DIR' },
+  databaseUrl: { flag: 'database-url', env: 'DATABASE_URL' },
+  readOnly: { flag: 'read-only', env: 'READ_ONLY', switch: true },
 } as const satisfies Record<ConfigKey, ConfigSource>
 
 const defaults = {
@@ -67,11 +72,13 @@ const defaults = {
   metrics: 'on',
   logLevel: 'info',
   accessLog: 'off',
+  databaseUrl: null,
+  readOnly: 'off',
 } satisfies Partial<Record<ConfigKey, string | null>>
 
 /** Written as a flag or variable value, these switch an optional URL off. */
 const noneValues = new Set(['', 'none'])
-const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'mcpSource', 'startBlock', 'deployTimestamp', 'wsRpcUrl', 'rpcRateLimit', 'logRange', 'tlsCert', 'tlsKey'])
+const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'mcpSource', 'startBlock', 'deployTimestamp', 'wsRpcUrl', 'rpcRateLimit', 'logRange', 'tlsCert', 'tlsKey', 'dataDir', 'databaseUrl'])
 
 export type LoadConfigParameters = {
   argv: readonly string[]
@@ -138,6 +145,8 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
     fallback('wsRpcUrl', preset.wsRpcUrl, presetFrom)
   }
   fallback('explorerUrl', preset.explorerUrl, presetFrom)
+  // A shared database replaces the data dir a network keeps by default.
+  fallback('dataDir', settings.get('databaseUrl')?.value == null ? preset.dataDir : null, presetFrom)
   fallback('deployTimestamp', preset.deployTimestamp === null ? null : String(preset.deployTimestamp), presetFrom)
   for (const [key, value] of Object.entries(defaults) as [ConfigKey, string | null][]) {
     fallback(key, value, 'the default')
@@ -148,8 +157,15 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
   const result = ConfigSchema.safeParse(raw)
   if (result.success) {
     checkTlsPair(result.data, settings)
+    checkDurability(result.data, settings)
     const { rpcUrls: [rpcUrl, ...fallbackRpcUrls], ...rest } = result.data
-    return { ...rest, rpcUrl, fallbackRpcUrls, deploymentPath: resolve(result.data.deploymentPath) }
+    return {
+      ...rest,
+      rpcUrl,
+      fallbackRpcUrls,
+      deploymentPath: resolve(result.data.deploymentPath),
+      dataDir: result.data.dataDir === null ? null : resolve(result.data.dataDir),
+    }
   }
   const messages = result.error.issues.map((issue) => {
     const key = issue.path[0] as ConfigKey
@@ -163,12 +179,17 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
 /** The flags given, by name, each as the text its variable would hold; a ConfigError for an unknown one. */
 export function parseFlags(argv: readonly string[]): Partial<Record<string, string>> {
   const options = Object.fromEntries(
-    Object.values(configSources).map((source: ConfigSource) => [source.flag, { type: 'string' as const, multiple: source.repeatable === true }]),
+    Object.values(configSources).map((source: ConfigSource) => [
+      source.flag,
+      source.switch === true ? { type: 'boolean' as const } : { type: 'string' as const, multiple: source.repeatable === true },
+    ]),
   )
   try {
     const { values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false })
     // A repeated flag reads as the comma-separated list its variable holds.
-    return Object.fromEntries(Object.entries(values).map(([flag, value]) => [flag, Array.isArray(value) ? value.join(',') : value]))
+    return Object.fromEntries(
+      Object.entries(values).map(([flag, value]) => [flag, Array.isArray(value) ? value.join(',') : typeof value === 'boolean' ? (value ? 'on' : 'off') : value]),
+    )
   } catch (cause) {
     const known = Object.values(configSources)
       .map(({ flag }) => `--${flag}`)
@@ -200,6 +221,15 @@ function checkTlsPair({ tlsCert, tlsKey }: Pick<ConfigSettings, 'tlsCert' | 'tls
   throw new ConfigError(
     `${settings.get(given)?.from ?? configSources[given].flag} is set but --${flag} (${env}) is not: HTTPS needs both the certificate and its key, or neither for plain HTTP.`,
   )
+}
+
+/** Two places for the index would split it; a replica with nothing shared to read would serve nothing. */
+function checkDurability({ dataDir, databaseUrl, readOnly }: Pick<ConfigSettings, 'dataDir' | 'databaseUrl' | 'readOnly'>, settings: ReadonlyMap<ConfigKey, Setting>): void {
+  const from = (key: ConfigKey): string => settings.get(key)?.from ?? `--${configSources[key].flag}`
+  if (dataDir !== null && databaseUrl !== null)
+    throw new ConfigError(`${from('dataDir')} and ${from('databaseUrl')} are both set: the index is kept in one place, a data dir or a Postgres server.`)
+  if (readOnly && databaseUrl === null)
+    throw new ConfigError(`${from('readOnly')} needs --database-url (DATABASE_URL): a read-only process serves the index a writer keeps in Postgres.`)
 }
 
 function isNetworkName(value: string | null): value is NetworkName {

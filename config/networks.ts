@@ -22,6 +22,8 @@ export type NetworkPreset = {
    * indexer finds the first block at or after it by binary search on block timestamps.
    */
   deployTimestamp: number | null
+  /** Where the index is kept by default (`--data-dir`), relative to the working directory; null: in memory. */
+  dataDir: string | null
 }
 
 export const networks: Record<NetworkName, NetworkPreset> = {
@@ -33,6 +35,8 @@ export const networks: Record<NetworkName, NetworkPreset> = {
     // A hardhat node: its native token is ETH.
     nativeCurrency: { symbol: 'ETH', decimals: 18 },
     deployTimestamp: null,
+    // Its chain is new at each start: an index kept from the last one would be of another chain.
+    dataDir: null,
   },
   '0g-mainnet': {
     chainId: 16661,
@@ -48,5 +52,6 @@ export const networks: Record<NetworkName, NetworkPreset> = {
       attestationVerifier: '0x765C857B6764c90B0093Ea16f6103902665D0aa2',
     },
     deployTimestamp: 1778219793,
+    dataDir: '.tee-market/0g-mainnet',
   },
 }

@@ -31,8 +31,9 @@ try {
   // A wrong chain, a missing contract or a node that never answers is an exit a supervisor sees,
   // not an indexer that polls forever or serves an empty market.
   // The check's calls count against each node's rate limit, like the indexer's after it.
-  const rpc = createNodeTransports(config)
-  const { unreachable } = await checkIndexerNode(config, { rpc })
+  // A read-only replica reads the database its writer keeps, never the chain.
+  const rpc = config.readOnly ? undefined : createNodeTransports(config)
+  const { unreachable } = rpc === undefined ? { unreachable: [] } : await checkIndexerNode(config, { rpc })
   const logger = createLogger({ level: config.logLevel, base: { service: 'rest' } })
   for (const error of unreachable) logger.warn({ err: error.message }, 'fallback RPC node unreachable at start-up, starting on the others')
   const server = await startRestIndexer(config, {

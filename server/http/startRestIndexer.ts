@@ -4,16 +4,20 @@ import { pino } from 'pino'
 import type { Config } from '../../config/ConfigSchema.ts'
 import { redactUrl } from '../../config/redactUrl.ts'
 import { describeFailure } from '../indexer/createIndexer.ts'
-import { startIndexer, type StartIndexerOptions } from '../indexer/startIndexer.ts'
+import { startIndexer, type StartIndexerOptions, type StartIndexerReturnType } from '../indexer/startIndexer.ts'
 import type { Logger } from '../logging/createLogger.ts'
 import { packageVersion } from '../logging/packageVersion.ts'
 import { describeNodeLimits } from '../logging/describeNodeLimits.ts'
 import { reportBackfillProgress } from '../logging/reportBackfillProgress.ts'
 import { addIndexerMetrics } from '../metrics/addIndexerMetrics.ts'
-import { createMetricsRegistry } from '../metrics/createMetricsRegistry.ts'
+import { createMetricsRegistry, type Registry } from '../metrics/createMetricsRegistry.ts'
 import { createRpcObserver } from '../metrics/createRpcObserver.ts'
 import { serveMetrics } from '../metrics/serveMetrics.ts'
 import type { StoreReader } from '../store/StoreReader.ts'
+import type { Database } from '../durable/Database.ts'
+import { followDurableStore } from '../durable/followDurableStore.ts'
+import { openDatabase } from '../durable/openDatabase.ts'
+import { openDurableStore } from '../durable/openDurableStore.ts'
 import { buildApp, type AppMode } from './buildApp.ts'
 import { buildDocsHtml } from './buildDocsHtml.ts'
 import { listenServing } from '../serving/listenServing.ts'
@@ -60,44 +64,24 @@ export async function startRestIndexer(
   const serving = await readServingOptions(config)
   const openApiText = await readFile(openApiPath, 'utf8')
   const { title } = (JSON.parse(openApiText) as { info: { title: string } }).info
-  const rpc = createRpcObserver()
   const registry = config.metrics === 'off' ? undefined : createMetricsRegistry({ service: 'rest' })
-  const metrics = registry === undefined ? undefined : addIndexerMetrics({ registry, rpc, startBlock: config.startBlock })
-  const indexer = startIndexer(config, {
-    rpc: nodes,
-    observeTransport: rpc.wrap,
-    onError: (error) => {
-      metrics?.onFailedPoll()
-      const { code, message } = describeFailure(error)
-      log.warn({ rpc: redactUrl(config.rpcUrl), code, err: message }, 'poll failed, retrying')
-    },
-    onNewHeadsChange: (change) => {
-      if (change.state === 'subscribed') log.info({ endpoint: change.endpoint }, 'following new heads')
-      else log.warn({ endpoint: change.endpoint, err: change.error.message, retryInMs: change.retryInMs }, 'new heads unavailable, polling meanwhile')
-    },
-    onPoll: metrics?.onPoll,
-    onReorg: (reorg) => {
-      metrics?.onReorg(reorg)
-      log.warn({ depth: Number(reorg.depth), ancestor: reorg.ancestor?.toString() }, 'reorg: rolled back')
-    },
+  const database = await openDatabase(config, {
+    // Commits (a writer) or looks (a replica) fail from here on, so polls fail and readiness says so.
+    onSessionLost: (error) => log.error({ err: error.message }, 'database session lost: this process no longer writes or follows the index'),
   })
-  metrics?.observe(indexer)
-  const progress = reportBackfillProgress({
-    store: indexer.store,
-    logger: log,
-    firstBlock: () => config.startBlock ?? rpc.firstLogsBlock,
-    headBlock: () => rpc.latestHead,
-    limits: () => describeNodeLimits(indexer),
-    intervalMs: progressIntervalMs,
-    tty: progressTty,
+  const source = await (config.readOnly
+    ? followIndex(config, { database: database as Database, log })
+    : startIndexing(config, { database, log, registry, nodes, progressTty, progressIntervalMs })
+  ).catch(async (error: unknown) => {
+    await database?.close()
+    throw error
   })
-  void indexer.start().then(progress.finish, () => progress.stop())
   try {
     // Rendered while the indexer back-fills.
     const [docsHtml, assets] = await Promise.all([buildDocsHtml({ openApiPath, title }), readExplorerAssets()])
     const explorer = { assets, site: toExplorerSite(config) }
     const app = buildApp({
-      store: indexer.store,
+      store: source.store,
       mode,
       openApiText,
       docsHtml,
@@ -122,25 +106,117 @@ export async function startRestIndexer(
         metrics: config.metrics === 'off' ? 'off' : `${metricsUrl ?? url}/metrics`,
         tls: serving.certificate ?? 'off',
         trustProxy: serving.trustProxy,
+        index: database === undefined ? 'memory' : `${config.readOnly ? 'read-only replica of' : 'kept in'} ${database.where}`,
       },
       'rest indexer started',
     )
     return {
       url,
       metricsUrl,
-      store: indexer.store,
+      store: source.store,
       stop: async () => {
-        progress.stop()
         unwatch()
         await app.close()
         await metricsServer?.close()
-        await indexer.stop()
-        logger.info({ lastIndexedBlock: indexer.store.sync.cursor?.number.toString() }, 'rest indexer stopped')
+        await source.stop()
+        await database?.close()
+        logger.info({ lastIndexedBlock: source.store.sync.cursor?.number.toString() }, 'rest indexer stopped')
       },
     }
   } catch (error) {
-    progress.stop()
-    await indexer.stop()
+    await source.stop()
+    await database?.close()
     throw error
   }
+}
+
+type IndexSource = { store: StoreReader; stop: () => Promise<void> }
+
+/**
+ * The indexer, on a store loaded from the database when one is configured (it resumes from its
+ * cursor, and commits each window), else on a new one in memory.
+ */
+async function startIndexing(
+  config: Config,
+  {
+    database,
+    log,
+    registry,
+    nodes,
+    progressTty,
+    progressIntervalMs,
+  }: Pick<StartRestIndexerParameters, 'progressTty' | 'progressIntervalMs'> & {
+    database: Database | undefined
+    log: Logger
+    registry: Registry | undefined
+    nodes: StartIndexerOptions['rpc']
+  },
+): Promise<IndexSource> {
+  const rpc = createRpcObserver()
+  const metrics = registry === undefined ? undefined : addIndexerMetrics({ registry, rpc, startBlock: config.startBlock })
+  let indexer: StartIndexerReturnType | undefined
+  const durable =
+    database === undefined
+      ? undefined
+      : await openDurableStore({
+          database,
+          config,
+          onNotice: (message) => log.warn(message),
+          meta: () => ({ logRangeLimit: indexer?.logWindow.limit()?.toString() ?? '' }),
+        })
+  if (durable !== undefined) {
+    const { services, jobs, cursor, ms } = durable.loaded
+    log.info({ database: database?.where, services, jobs, cursor: cursor?.toString(), loadMs: ms }, cursor === undefined ? 'index empty: back-filling from the first block' : 'index loaded: resuming from its cursor')
+  }
+  indexer = startIndexer(config, {
+    rpc: nodes,
+    observeTransport: rpc.wrap,
+    store: durable?.store,
+    commit: durable?.committer.commit,
+    maxWindow: config.logRange ?? durable?.logRangeLimit,
+    onError: (error) => {
+      metrics?.onFailedPoll()
+      const { code, message } = describeFailure(error)
+      log.warn({ rpc: redactUrl(config.rpcUrl), code, err: message }, 'poll failed, retrying')
+    },
+    onNewHeadsChange: (change) => {
+      if (change.state === 'subscribed') log.info({ endpoint: change.endpoint }, 'following new heads')
+      else log.warn({ endpoint: change.endpoint, err: change.error.message, retryInMs: change.retryInMs }, 'new heads unavailable, polling meanwhile')
+    },
+    onPoll: metrics?.onPoll,
+    onReorg: (reorg) => {
+      metrics?.onReorg(reorg)
+      log.warn({ depth: Number(reorg.depth), ancestor: reorg.ancestor?.toString() }, 'reorg: rolled back')
+    },
+  })
+  const started = indexer
+  metrics?.observe(started)
+  const progress = reportBackfillProgress({
+    store: started.store,
+    logger: log,
+    firstBlock: () => config.startBlock ?? rpc.firstLogsBlock,
+    headBlock: () => rpc.latestHead,
+    limits: () => describeNodeLimits(started),
+    intervalMs: progressIntervalMs,
+    tty: progressTty,
+  })
+  void started.start().then(progress.finish, () => progress.stop())
+  return {
+    store: started.store,
+    stop: async () => {
+      progress.stop()
+      await started.stop()
+    },
+  }
+}
+
+/** A read-only replica: the index the writer keeps in the database, followed; the chain is not read. */
+async function followIndex(config: Config, { database, log }: { database: Database; log: Logger }): Promise<IndexSource> {
+  const follower = await followDurableStore({
+    database,
+    config,
+    onError: (error) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'reading the writer\'s commits failed, retrying'),
+    onNotice: (message) => log.warn(message),
+  })
+  return follower
 }

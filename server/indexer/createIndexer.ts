@@ -62,6 +62,13 @@ export type CreateIndexerParameters = {
   now?: () => number
   /** Every successful poll, with the head it read up to (for metrics). */
   onPoll?: ((poll: { headBlock: bigint }) => void) | undefined
+  /**
+   * The store to index into, when the caller made it: one loaded from a durable store resumes from
+   * its cursor (default: a new, empty one).
+   */
+  store?: Store | undefined
+  /** Awaited at each applied window and at the end of each poll, where the store is whole: the durable store's commit. */
+  commit?: (() => Promise<void>) | undefined
   /** Every reorg found: `depth` blocks above the common ancestor were undone (all of them when none is remembered). */
   onReorg?: ((reorg: { depth: bigint; ancestor: bigint | undefined }) => void) | undefined
 }
@@ -120,9 +127,10 @@ export function createIndexer(
     now = Date.now,
     onPoll,
     onReorg,
+    store = createStore({ pollIntervalMs, chainId, network, now }),
+    commit,
   }: CreateIndexerParameters,
 ): Indexer {
-  const store = createStore({ pollIntervalMs, chainId, network, now })
   const window = createScanWindow({ max: maxWindow, onLimit: onLogRangeLimit })
   const selfCheck =
     selfCheckJobs + selfCheckServices > 0
@@ -130,7 +138,9 @@ export function createIndexer(
       : undefined
   let firstBlock = typeof startBlock === 'bigint' ? startBlock : undefined
   let firstBlockTimestamp: bigint | undefined
-  const jobsRead = new Set<bigint>()
+  // Records loaded from a durable store were read by an earlier process, which may have stopped
+  // before checking them: the first poll checks them like the jobs a scan reads.
+  const jobsRead = new Set<bigint>(store.jobIds)
   let stopped = false
   let failures = 0
   let timer: NodeJS.Timeout | undefined
@@ -189,6 +199,7 @@ export function createIndexer(
         window,
         bloomCheckBlocks,
         jobsRead,
+        commit,
         now,
       })
       headBlock = scan.toBlock
@@ -208,6 +219,7 @@ export function createIndexer(
       await selfCheck?.run(client, { firstBlock, suspects })
     }
     store.polled({ headBlock, at: now() })
+    await commit?.()
     onPoll?.({ headBlock })
     return headBlock
   }

@@ -36,6 +36,8 @@ export type ScanRangeParameters = {
   jobsRead: Set<bigint>
   /** Called after each window is applied (for progress logs). */
   onWindow?: ((window: { fromBlock: bigint; toBlock: bigint; logs: number }) => void) | undefined
+  /** Awaited after each applied window, while the store is whole (the durable store commits it). */
+  commit?: (() => Promise<void>) | undefined
   now?: () => number
 }
 
@@ -84,6 +86,7 @@ export async function scanRange(
     readAtMaxAgeMs = 5_000,
     jobsRead,
     onWindow,
+    commit,
     now = Date.now,
   }: ScanRangeParameters,
 ): Promise<ScanRangeReturnType> {
@@ -128,6 +131,7 @@ export async function scanRange(
       throw error
     }
     applyLogs(store, read)
+    await commit?.()
     for (const jobId of read.jobs.keys()) {
       readJobsAt.set(jobId, target)
       jobsRead.add(jobId)

@@ -11,7 +11,7 @@ export type StartIndexerParameters = Pick<
   'rpcUrl' | 'wsRpcUrl' | 'chainId' | 'network' | 'registry' | 'escrow' | 'arbiter' | 'startBlock' | 'deployTimestamp' | 'pollIntervalMs'
 > &
   Partial<Pick<Config, 'fallbackRpcUrls' | 'rpcRateLimit' | 'logRange'>>
-export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg' | 'onLogRangeLimit'> & {
+export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg' | 'onLogRangeLimit' | 'store' | 'commit'> & {
   /** Per-request timeout of the RPC client (default 10,000 ms). */
   timeoutMs?: number
   /**
@@ -38,7 +38,7 @@ const batchSize = 100
  */
 export function startIndexer(
   config: StartIndexerParameters,
-  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, onLogRangeLimit, observeTransport = (transport) => transport, rpc }: StartIndexerOptions = {},
+  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, onLogRangeLimit, observeTransport = (transport) => transport, rpc, store, commit }: StartIndexerOptions = {},
 ): StartIndexerReturnType {
   const { transport, limits } = rpc ?? createNodeTransports(config, { timeoutMs })
   const client = createPublicClient({ transport: observeTransport(transport) })
@@ -59,6 +59,8 @@ export function startIndexer(
     onPoll,
     onReorg,
     onLogRangeLimit,
+    store,
+    commit,
   })
   indexer.start().catch(onError ?? ((error: unknown) => console.error(error instanceof Error ? error.message : error)))
   return Object.assign(indexer, { rpcLimits: limits })

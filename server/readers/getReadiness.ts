@@ -1,15 +1,22 @@
 import type { StoreReader } from '../store/StoreReader.ts'
 import { getHealth } from './getHealth.ts'
 
-export type Readiness =
+export type Readiness = (
   | { ready: true; lagBlocks: number }
   | {
       ready: false
-      /** `backfilling`: the initial back-fill has not reached the head; `stale`: no successful poll lately; `unhealthy`: /healthz says why. */
+      /** `backfilling`: the initial back-fill has not reached the head; `stale`: no successful poll (or, on a replica, no look at the writer's commits) lately; `unhealthy`: /healthz says why. */
       reason: 'backfilling' | 'stale' | 'unhealthy'
       message: string
       lagBlocks: number
     }
+) & {
+  /** On a read-only replica: the writer's last commit served here, and how long after the writer made it that it was. */
+  replica?: { revision: string; behindWriterMs: number }
+}
+
+/** A replica that has not looked at the database for this long may be missing commits. */
+const replicaStaleMs = 10_000
 
 export type GetReadinessParameters = {
   /** Epoch milliseconds; defaults to the current time. */
@@ -22,6 +29,23 @@ export type GetReadinessParameters = {
  * a problem), with the reason when not. /healthz keeps its record for people and monitors.
  */
 export function getReadiness(store: StoreReader, { now = Date.now() }: GetReadinessParameters = {}): Readiness {
+  const { replica } = store.sync
+  const readiness = getIndexerReadiness(store, { now })
+  if (replica === undefined) return readiness
+  const standing = { revision: replica.revision.toString(), behindWriterMs: replica.behindWriterMs }
+  const lookAgeMs = now - replica.checkedAt
+  if (readiness.ready && lookAgeMs > replicaStaleMs)
+    return {
+      ready: false,
+      reason: 'stale',
+      message: `This replica last read the writer's commits ${(lookAgeMs / 1000).toFixed(1)} s ago, more than ${replicaStaleMs / 1000} s: the database may be unreachable.`,
+      lagBlocks: readiness.lagBlocks,
+      replica: standing,
+    }
+  return { ...readiness, replica: standing }
+}
+
+function getIndexerReadiness(store: StoreReader, { now }: { now: number }): Readiness {
   const { ok, health } = getHealth(store, { now })
   const { lagBlocks } = health
   if (ok) return { ready: true, lagBlocks }

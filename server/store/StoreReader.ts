@@ -80,6 +80,18 @@ export type StoreSync = {
   polls: number
   failedPolls: number
   selfCheck: SelfCheckStatus
+  /** On a read-only replica: how it follows the writer (see followDurableStore); undefined elsewhere. */
+  replica: ReplicaStanding | undefined
+}
+
+/** Where a read-only replica stands against the writer whose commits it applies. */
+export type ReplicaStanding = {
+  /** The writer's last commit applied here. */
+  revision: bigint
+  /** From the writer's commit of that revision to its being served here, in ms. */
+  behindWriterMs: number
+  /** When the replica last asked the database for new commits (epoch ms). */
+  checkedAt: number
 }
 
 /** Where the continuous comparison of the store with the chain stands (see createSelfCheck). */

@@ -4,7 +4,7 @@ import type { Job, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import type { ChainIdMismatchError } from '../../errors/chain.ts'
-import type { BlockRef, CreationCount, Cursor, SelfCheckStatus, StoreReader } from './StoreReader.ts'
+import type { BlockRef, CreationCount, Cursor, ReplicaStanding, SelfCheckStatus, StoreSync } from './StoreReader.ts'
 
 /** What the indexer applies windows, rollbacks and repairs through (and what it reads back to do so). */
 export type StoreWriter = {
@@ -49,6 +49,24 @@ export type StoreWriter = {
    * repair): the counters follow. Events are given oldest first.
    */
   replaceJob(parameters: ReplaceJobParameters): void
+
+  /**
+   * The ids of the records changed (written, rolled back or removed) since the last call, which
+   * starts a new set; only a store created with `trackChanges` keeps them. The durable store
+   * writes those records after each window.
+   */
+  takeChanges(): StoreChanges
+  serviceSnapshot(serviceId: bigint): ServiceSnapshot | undefined
+  jobSnapshot(jobId: bigint): JobSnapshot | undefined
+  syncSnapshot(): SyncSnapshot
+  /** Puts a service back as it was kept (undefined: it is gone), replacing what the store holds of it. */
+  restoreService(serviceId: bigint, snapshot: ServiceSnapshot | undefined): void
+  /** Puts a job back as it was kept (undefined: it is gone), replacing what the store holds of it. */
+  restoreJob(jobId: bigint, snapshot: JobSnapshot | undefined): void
+  /** Takes where indexing stands from what was kept (a restart) or what the writer wrote (a replica). */
+  restoreSync(snapshot: SyncSnapshot): void
+  /** Records where a read-only replica stands against its writer. */
+  followedWriter(standing: ReplicaStanding): void
 }
 
 export type ReplaceJobParameters = PutJobParameters & { events: readonly Omit<AddJobEventParameters, 'jobId'>[] }
@@ -82,4 +100,41 @@ export type AddJobEventParameters = {
   event: JobEvent
   /** `paidToSeller + protocolFee` of a JobSettled event, counted into totalSettledWei. */
   settledWei?: bigint | undefined
+}
+/**
+ * A service as the durable store keeps it: enough to rebuild it exactly after a restart or on a
+ * replica. `registeredBlock`/`lastBlock` are undefined for a service registered or last touched
+ * before the indexed range (no rollback can remove those).
+ */
+export type ServiceSnapshot = {
+  service: Service
+  events: readonly ServiceEvent[]
+  registeredBlock: bigint | undefined
+  lastBlock: bigint | undefined
+}
+
+/** A job as the durable store keeps it: its record and its history, each event with the wei it settled. */
+export type JobSnapshot = {
+  job: Job
+  events: readonly Omit<AddJobEventParameters, 'jobId'>[]
+}
+
+/**
+ * Where indexing stands, as the durable store keeps it: what a restart resumes from (cursor,
+ * creation count, recent hashes for the reorg check, records a rollback left to read again) and
+ * what a replica mirrors for its health answers.
+ */
+export type SyncSnapshot = Pick<
+  StoreSync,
+  'cursor' | 'creations' | 'headBlock' | 'backfilledAt' | 'lastPollAt' | 'polls' | 'failedPolls' | 'lastError' | 'selfCheck' | 'newHeads' | 'lastHeadAt'
+> & {
+  recentBlocks: readonly BlockRef[]
+  staleServiceIds: readonly bigint[]
+  staleJobIds: readonly bigint[]
+}
+
+/** The ids of the records changed since the changes were last taken (see `takeChanges`). */
+export type StoreChanges = {
+  serviceIds: readonly bigint[]
+  jobIds: readonly bigint[]
 }

@@ -31,6 +31,8 @@ export type CreateStoreParameters = {
   network: string
   /** How many applied blocks are remembered for reorg detection. */
   recentBlockLimit?: number
+  /** Keep the ids of changed records for `takeChanges` (the durable store's writer does). */
+  trackChanges?: boolean
   now?: () => number
 }
 
@@ -69,6 +71,7 @@ export function createStore({
   chainId,
   network,
   recentBlockLimit = 64,
+  trackChanges = false,
   now = Date.now,
 }: CreateStoreParameters): Store {
   const serviceEntries = new Map<bigint, ServiceEntry>()
@@ -113,6 +116,7 @@ export function createStore({
     polls: 0,
     failedPolls: 0,
     selfCheck: { lastRunAt: undefined, checkedServices: 0, checkedJobs: 0, differences: 0, unrepaired: 0, repairs: 0 },
+    replica: undefined,
   }
   let serviceListCache: Service[] | undefined
   let version = 0
@@ -150,7 +154,13 @@ export function createStore({
   }
 
   /** Replaces a job's history: the counters and the transaction index follow. */
+  let changedServiceIds = new Set<bigint>()
+  let changedJobIds = new Set<bigint>()
+  const serviceChanged = trackChanges ? (serviceId: bigint): void => void changedServiceIds.add(serviceId) : (): void => undefined
+  const jobChanged = trackChanges ? (entry: JobEntry): void => void changedJobIds.add(BigInt(entry.job.jobId)) : (): void => undefined
+
   const setHistory = (entry: JobEntry, history: History): void => {
+    jobChanged(entry)
     count(entry.history, -1)
     forgetTransactions(entry, history)
     count(history, 1)
@@ -171,6 +181,7 @@ export function createStore({
 
   /** Replaces a service's event list; the transaction index follows. */
   const setServiceEvents = (serviceId: bigint, entry: ServiceEntry, events: readonly ServiceEvent[]): void => {
+    serviceChanged(serviceId)
     for (const event of entry.events)
       if (!events.includes(event) && !events.some(({ transactionHash }) => sameSlot(transactionHash, event.transactionHash)))
         servicesByTransaction.remove(event.transactionHash, serviceId)
@@ -236,6 +247,7 @@ export function createStore({
   }
 
   const deleteJob = (jobId: bigint, entry: JobEntry): void => {
+    jobChanged(entry)
     count(entry.history, -1)
     forgetTransactions(entry, noHistory)
     staleJobIds.delete(jobId)
@@ -297,6 +309,7 @@ export function createStore({
     },
 
     putService({ serviceId, service, block, registeredBlock }) {
+      serviceChanged(serviceId)
       const entry = serviceEntries.get(serviceId)
       if (entry === undefined) {
         serviceEntries.set(serviceId, {
@@ -343,6 +356,7 @@ export function createStore({
         entry.job = job
         entry.version = changed()
       }
+      if (trackChanges) changedJobIds.add(jobId)
       staleJobIds.delete(jobId)
     },
 
@@ -372,6 +386,7 @@ export function createStore({
       let index = events.length
       while (index > 0 && compareEvents(events[index - 1] as ServiceEvent, event) > 0) index -= 1
       entry.events = events.toSpliced(index, 0, event)
+      serviceChanged(serviceId)
       servicesByTransaction.add(event.transactionHash, serviceId)
       changed()
     },
@@ -466,6 +481,84 @@ export function createStore({
         next: { service: nextAfter(lastRegisteredServiceId()) ?? first.service, job: nextAfter(lastCreatedJobId()) ?? first.job },
         checkedAt: checkedAt === undefined || checkedAt <= ancestor.number ? checkedAt : ancestor.number,
       }
+    },
+
+    takeChanges() {
+      const changes = { serviceIds: [...changedServiceIds], jobIds: [...changedJobIds] }
+      changedServiceIds = new Set()
+      changedJobIds = new Set()
+      return changes
+    },
+
+    serviceSnapshot(serviceId) {
+      const entry = serviceEntries.get(serviceId)
+      if (entry === undefined) return undefined
+      const { service, events, registeredBlock, lastBlock } = entry
+      return {
+        service,
+        events,
+        registeredBlock: registeredBlock === beforeRange ? undefined : registeredBlock,
+        lastBlock: lastBlock === beforeRange ? undefined : lastBlock,
+      }
+    },
+
+    jobSnapshot(jobId) {
+      const entry = findJob(jobs, jobKey(jobId))
+      if (entry === undefined) return undefined
+      const { history } = entry
+      return {
+        job: entry.job,
+        events: entry.events.map((event, index) => ({ event, settledWei: history[index * eventSlots + 4] as bigint | undefined })),
+      }
+    },
+
+    syncSnapshot() {
+      const { cursor, creations, headBlock, backfilledAt, lastPollAt, polls, failedPolls, lastError, selfCheck, newHeads, lastHeadAt } = sync
+      return {
+        cursor,
+        creations,
+        headBlock,
+        backfilledAt,
+        lastPollAt,
+        polls,
+        failedPolls,
+        lastError,
+        selfCheck,
+        newHeads,
+        lastHeadAt,
+        recentBlocks: [...recentBlocks].map(([number, hash]) => ({ number, hash })),
+        staleServiceIds: [...staleServiceIds],
+        staleJobIds: [...staleJobIds],
+      }
+    },
+
+    restoreService(serviceId, snapshot) {
+      const held = serviceEntries.get(serviceId)
+      if (held !== undefined) deleteService(serviceId, held)
+      if (snapshot === undefined) return
+      store.putService({ serviceId, service: snapshot.service, block: snapshot.lastBlock, registeredBlock: snapshot.registeredBlock })
+      for (const event of snapshot.events) store.addServiceEvent({ serviceId, event })
+    },
+
+    restoreJob(jobId, snapshot) {
+      if (snapshot !== undefined) return store.replaceJob({ jobId, ...snapshot })
+      const held = findJob(jobs, jobKey(jobId))
+      if (held !== undefined) deleteJob(jobId, held)
+    },
+
+    restoreSync({ recentBlocks: blocks, staleServiceIds: staleServices, staleJobIds: staleJobs, ...standing }) {
+      Object.assign(sync, standing)
+      recentBlocks.clear()
+      for (const { number, hash } of blocks) recentBlocks.set(number, hash)
+      staleServiceIds.clear()
+      for (const serviceId of staleServices) staleServiceIds.add(serviceId)
+      staleJobIds.clear()
+      for (const jobId of staleJobs) staleJobIds.add(jobId)
+      changed()
+    },
+
+    followedWriter(standing) {
+      sync.replica = standing
     },
 
     clear() {
