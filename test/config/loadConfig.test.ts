@@ -66,6 +66,9 @@ test('default', () => {
     metrics: 'on',
     logLevel: 'info',
     accessLog: false,
+    dataDir: null,
+    databaseUrl: null,
+    readOnly: false,
   })
 })
 
@@ -232,6 +235,21 @@ describe('RPC nodes and their limits', () => {
     expect(load([], { LOG_RANGE: 'none' }).logRange).toBeNull()
   })
 
+  test('--data-dir, --database-url and --read-only: where the index is kept, in memory by default on the devnet', () => {
+    expect(load(['--data-dir', 'var/index']).dataDir).toBe(join(process.cwd(), 'var/index'))
+    expect(load([], { DATA_DIR: '/srv/index' }).dataDir).toBe('/srv/index')
+    expect(loadConfig({ argv: ['--network', '0g-mainnet'], env: {} }).dataDir).toBe(join(process.cwd(), '.tee-market/0g-mainnet'))
+    expect(loadConfig({ argv: ['--network', '0g-mainnet', '--data-dir', 'none'], env: {} }).dataDir).toBeNull()
+    const replica = load(['--database-url', 'postgres://indexer@db.example.org/market', '--read-only'])
+    expect(replica).toMatchObject({ databaseUrl: 'postgres://indexer@db.example.org/market', readOnly: true, dataDir: null })
+    expect(load([], { DATABASE_URL: 'postgresql://db/market', READ_ONLY: 'on' }).readOnly).toBe(true)
+    // A shared database replaces the data dir a network keeps by default.
+    expect(loadConfig({ argv: ['--network', '0g-mainnet', '--database-url', 'postgres://db/market'], env: {} }).dataDir).toBeNull()
+    expect(errorOf(() => load(['--data-dir', 'a', '--database-url', 'postgres://db/market'])).message).toMatchInlineSnapshot(`"--data-dir and --database-url are both set: the index is kept in one place, a data dir or a Postgres server."`)
+    expect(errorOf(() => load(['--read-only'])).message).toMatchInlineSnapshot(`"--read-only needs --database-url (DATABASE_URL): a read-only process serves the index a writer keeps in Postgres."`)
+    expect(errorOf(() => load(['--database-url', 'mysql://db/market'])).message).toMatchInlineSnapshot(`"--database-url must be a postgres:// or postgresql:// URL (or "none"), got "mysql://db/market"."`)
+  })
+
   test('bad values', () => {
     expect(errorOf(() => load(['--rpc-url', 'https://a.example.org', '--rpc-url', 'ftp://b.example.org'])).message).toMatchInlineSnapshot(
       `"--rpc-url must be one or more http:// or https:// URLs (comma-separated, or the flag repeated), got "https://a.example.org,ftp://b.example.org"."`,
@@ -341,7 +359,7 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --data-dir, --database-url, --read-only."`)
   })
 
   test('--mcp-source and MCP_SOURCE: index or chain, unset by default; --mcp-port counts as given only when given', () => {

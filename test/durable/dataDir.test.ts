@@ -29,7 +29,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true })
 })
 
-const config = () => ({ ...devnet.deployment, network: 'devnet', pollIntervalMs: 100 })
+const config = () => ({ ...devnet.deployment, network: 'devnet' as const, pollIntervalMs: 100 })
 
 /** The durable store in `dataDir`, an indexer on it, and the JSON-RPC methods it sends. */
 async function startDurableIndexer(): Promise<{ durable: DurableStore; indexer: TestIndexer; methods: string[] }> {
