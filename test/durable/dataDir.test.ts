@@ -32,10 +32,11 @@ afterAll(async () => {
 const config = () => ({ ...devnet.deployment, network: 'devnet' as const, pollIntervalMs: 100 })
 
 /** The durable store in `dataDir`, an indexer on it, and the JSON-RPC methods it sends. */
-async function startDurableIndexer(): Promise<{ durable: DurableStore; indexer: TestIndexer; methods: string[] }> {
-  const durable = await openDurableStore({ database: await openPgliteDatabase(dataDir), config: config() })
+async function startDurableIndexer({ onNotice, onReorg }: { onNotice?: (message: string) => void; onReorg?: (reorg: { depth: bigint }) => void } = {}): Promise<{ durable: DurableStore; indexer: TestIndexer; methods: string[] }> {
+  const durable = await openDurableStore({ database: await openPgliteDatabase(dataDir), config: config(), onNotice })
   const methods: string[] = []
   const indexer = createTestIndexer({
+    onReorg,
     rpcUrl: devnet.rpcUrl,
     deployment: devnet.deployment,
     pollIntervalMs: 100,
@@ -121,3 +122,52 @@ test('a data dir is used by one process at a time, and never for another market'
     await other.close()
   }
 }, 60_000)
+
+test('a reorg while stopped: the restart finds the stored cursor off the chain and rolls back to the common ancestor', async () => {
+  const market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
+  const serviceId = await market.registerService()
+  const fork = await market.snapshot()
+  const orphan = await market.createJob({ serviceId })
+  await market.settleJob(orphan)
+  const first = await startDurableIndexer()
+  await first.indexer.start()
+  await waitForHead(first.indexer, chain)
+  expect(first.indexer.store.job(orphan)?.job.stateName).toBe('Settled')
+  await stop(first)
+
+  // Another branch, longer than the first: the orphan job's id now holds another job, never settled.
+  await market.revert(fork)
+  await market.mine(3)
+  const replacement = await market.createJob({ serviceId, amount: 12_345n })
+  expect(replacement).toBe(orphan)
+
+  const reorgs: bigint[] = []
+  const second = await startDurableIndexer({ onReorg: ({ depth }) => reorgs.push(depth) })
+  expect(second.durable.store.job(orphan)?.job.stateName).toBe('Settled')
+  await second.indexer.start()
+  await waitForHead(second.indexer, chain)
+  expect(reorgs.length).toBeGreaterThanOrEqual(1)
+  expect(second.indexer.store.job(orphan)?.job).toMatchObject({ stateName: 'Pending', amount: '12345' })
+  expect(snapshotStore(second.indexer.store)).toEqual(await readChainMarket(chain, devnet.deployment))
+  await stop(second)
+
+  // And what was written after the rollback is what the next start loads.
+  const third = await startDurableIndexer()
+  expect(snapshotStore(third.durable.store)).toEqual(await readChainMarket(chain, devnet.deployment))
+  await third.durable.database.close()
+  await third.indexer.stop()
+}, 120_000)
+
+test('a data dir written by another layout is rebuilt from the chain, with a log line saying so', async () => {
+  const database = await openPgliteDatabase(dataDir)
+  await database.query(`UPDATE tee_market_meta SET value = '0' WHERE key = 'schema'`)
+  await database.close()
+  const notices: string[] = []
+  const rebuilt = await startDurableIndexer({ onNotice: (message) => notices.push(message) })
+  expect(notices).toEqual([expect.stringMatching(/has schema 0, this version writes \d+: rebuilding it from the chain/)])
+  expect(rebuilt.durable.loaded).toMatchObject({ jobs: 0, services: 0, cursor: undefined })
+  await rebuilt.indexer.start()
+  await waitForHead(rebuilt.indexer, chain)
+  expect(snapshotStore(rebuilt.indexer.store)).toEqual(await readChainMarket(chain, devnet.deployment))
+  await stop(rebuilt)
+}, 120_000)
