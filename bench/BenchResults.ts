@@ -1,3 +1,4 @@
+import type { DurabilityResult } from './measureDurability.ts'
 import type { CeilingComparison } from './compareWithCeiling.ts'
 import type { TargetCheck } from './evaluateTargets.ts'
 import type { GenerateJobsReturnType } from './generateJobs.ts'
@@ -29,5 +30,7 @@ export type BenchResults = {
   tls: TlsCost[]
   /** A mainnet-sized history through a public full node's limits; null when skipped. */
   fullNode: FullNodeResult | null
+  /** The durable store: cold and warm starts, commit cost, replica lag (null when skipped). */
+  durability: DurabilityResult | null
   targets: TargetCheck[]
 }

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { BenchArgumentError } from '../errors/bench.ts'
 
 /** Stages a run may leave out (generation, back-fill and memory always run: the others need them). */
-export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode'] as const
+export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode', 'durability'] as const
 export type SkippableStage = (typeof skippableStages)[number]
 
 export type BenchOptions = {

@@ -8,6 +8,7 @@ import type { BenchResults } from './BenchResults.ts'
 import { evaluateTargets } from './evaluateTargets.ts'
 import { generateJobs } from './generateJobs.ts'
 import { measureBackfill } from './measureBackfill.ts'
+import { measureDurability, printDurabilityTable } from './measureDurability.ts'
 import { measureFullNode } from './measureFullNode.ts'
 import { measureLag, type LagResult } from './measureLag.ts'
 import { measureMcp } from './measureMcp.ts'
@@ -166,6 +167,17 @@ try {
   const fullNode = options.skip.includes('fullnode')
     ? null
     : await measureFullNode({ blocks: options.fullNodeBlocks, bursts: 20, startServer, progress })
+  const durability = options.skip.includes('durability')
+    ? null
+    : await measureDurability({
+        clients: devnet.clients,
+        deployment: devnet.deployment,
+        batchers: generation.batchers,
+        rpcUrl: devnet.rpcUrl,
+        lagJobs: options.lagJobs,
+        lagPaceMs: options.lagPaceMs,
+        progress,
+      })
 
   const { batchers: _batchers, ...withoutBatchers } = generation
   const results: BenchResults = {
@@ -183,6 +195,7 @@ try {
     observability,
     tls,
     fullNode,
+    durability,
     targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory, fullNode }),
   }
   const resultsPath = resolve(options.resultsPath)
@@ -190,6 +203,7 @@ try {
   console.log(printTable(results))
   if (observability.length > 0) console.log(`\n${printObservabilityTable(observability)}`)
   if (tls.length > 0) console.log(`\n${printTlsTable(tls)}`)
+  if (durability !== null) console.log(`\n${printDurabilityTable(durability)}`)
   console.log(`\nwritten to ${options.resultsPath} in ${results.durationSec.toFixed(0)} s`)
 } catch (error) {
   console.error(error instanceof BaseError ? `bench: ${error.message}${error.details === undefined ? '' : `\n${error.details}`}` : error)

@@ -10,6 +10,7 @@ import { packageVersion } from '../logging/packageVersion.ts'
 import { describeNodeLimits } from '../logging/describeNodeLimits.ts'
 import { reportBackfillProgress } from '../logging/reportBackfillProgress.ts'
 import { addIndexerMetrics } from '../metrics/addIndexerMetrics.ts'
+import { addStoreCommitMetrics } from '../metrics/addStoreCommitMetrics.ts'
 import { createMetricsRegistry, type Registry } from '../metrics/createMetricsRegistry.ts'
 import { createRpcObserver } from '../metrics/createRpcObserver.ts'
 import { serveMetrics } from '../metrics/serveMetrics.ts'
@@ -65,6 +66,9 @@ export async function startRestIndexer(
   const openApiText = await readFile(openApiPath, 'utf8')
   const { title } = (JSON.parse(openApiText) as { info: { title: string } }).info
   const registry = config.metrics === 'off' ? undefined : createMetricsRegistry({ service: 'rest' })
+  // Rendered while the database opens and the index loads, or the indexer back-fills.
+  const pages = Promise.all([buildDocsHtml({ openApiPath, title }), readExplorerAssets()])
+  pages.catch(() => undefined)
   const database = await openDatabase(config, {
     // Commits (a writer) or looks (a replica) fail from here on, so polls fail and readiness says so.
     onSessionLost: (error) => log.error({ err: error.message }, 'database session lost: this process no longer writes or follows the index'),
@@ -77,8 +81,7 @@ export async function startRestIndexer(
     throw error
   })
   try {
-    // Rendered while the indexer back-fills.
-    const [docsHtml, assets] = await Promise.all([buildDocsHtml({ openApiPath, title }), readExplorerAssets()])
+    const [docsHtml, assets] = await pages
     const explorer = { assets, site: toExplorerSite(config) }
     const app = buildApp({
       store: source.store,
@@ -165,6 +168,7 @@ async function startIndexing(
           meta: () => ({ logRangeLimit: indexer?.logWindow.limit()?.toString() ?? '' }),
         })
   if (durable !== undefined) {
+    if (registry !== undefined) addStoreCommitMetrics({ registry, committer: durable.committer })
     const { services, jobs, cursor, ms } = durable.loaded
     log.info({ database: database?.where, services, jobs, cursor: cursor?.toString(), loadMs: ms }, cursor === undefined ? 'index empty: back-filling from the first block' : 'index loaded: resuming from its cursor')
   }
