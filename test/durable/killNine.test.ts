@@ -7,6 +7,7 @@ import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { createMarketDriver, type MarketDriver } from '../indexer/support/createMarketDriver.ts'
 import { readChainMarket } from '../indexer/support/readChainMarket.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
+import { startFaultProxy } from '../support/faultProxy.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { readServedMarket } from './support/readServedMarket.ts'
 import { spawnServer, type SpawnedServer } from './support/spawnServer.ts'
@@ -31,17 +32,17 @@ afterAll(async () => {
 })
 
 /** Small windows: the back-fill is many commits, so a kill lands between, and within, them. */
-function serve(): SpawnedServer {
+function serve({ rpcUrl = devnet.rpcUrl, logRange = ['--log-range', '3'], folder = dataDir }: { rpcUrl?: string; logRange?: string[]; folder?: string } = {}): SpawnedServer {
   running = spawnServer([
     '--network', 'devnet',
-    '--rpc-url', devnet.rpcUrl,
+    '--rpc-url', rpcUrl,
     '--ws-rpc-url', 'none',
     ...deploymentArgv(devnet.deployment),
     '--port', '0',
     '--poll-interval', '100',
     '--metrics', 'off',
-    '--log-range', '3',
-    '--data-dir', dataDir,
+    ...logRange,
+    '--data-dir', folder,
   ])
   return running
 }
@@ -83,3 +84,25 @@ test('kill -9 at random points of the back-fill and of following: each restart r
   expect(server.logs()).toContain('index loaded: resuming from its cursor')
   expect(await readServedMarket(url)).toEqual(await readChainMarket(chain, devnet.deployment))
 }, 240_000)
+
+test('the eth_getLogs limit a node named is kept with the index: a restart does not ask beyond it again', async () => {
+  const proxy = await startFaultProxy({ target: devnet.rpcUrl, maxLogRange: 4n })
+  const folder = await mkdtemp(join(tmpdir(), 'tee-market-limits-'))
+  try {
+    const first = serve({ rpcUrl: proxy.url, logRange: [], folder })
+    await first.ready()
+    await first.stop()
+    const refusals = proxy.counts.rangeTooLarge
+    expect(refusals).toBeGreaterThan(0)
+    expect(first.logs()).toContain('accepts eth_getLogs over at most 4 blocks')
+
+    await market.mine(20)
+    const second = serve({ rpcUrl: proxy.url, logRange: [], folder })
+    await second.ready()
+    await second.stop()
+    expect(proxy.counts.rangeTooLarge).toBe(refusals)
+  } finally {
+    await proxy.stop()
+    await rm(folder, { recursive: true, force: true })
+  }
+}, 120_000)
