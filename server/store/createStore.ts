@@ -1,5 +1,6 @@
 import type { Hash } from 'viem'
 import type { ToCountersParameters } from '../../chain/mappers/toCounters.ts'
+import type { DisputeEvent } from '../../contract/disputeEvent.ts'
 import type { Health } from '../../contract/health.ts'
 import { jobEventNames, type Job, type JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
@@ -8,6 +9,7 @@ import type { ChainIdMismatchError } from '../../errors/chain.ts'
 import { compareUintText } from './compareUintText.ts'
 import { createTransactionIndex, sameSlot } from './createTransactionIndex.ts'
 import { createValuePool } from './createValuePool.ts'
+import { createDisputeEvents } from './createDisputeEvents.ts'
 import { createJobIndex } from './createJobIndex.ts'
 import { insertById, jobKey, lowerBoundById, removeById, type JobKey } from './jobsById.ts'
 
@@ -113,6 +115,8 @@ export type Store = {
   /** The service's registry events, oldest first; undefined when the service is unknown. */
   serviceEvents(serviceId: bigint): readonly ServiceEvent[] | undefined
   job(jobId: bigint): StoredJob | undefined
+  /** The job's dispute events with their arguments, oldest first (empty when never disputed); undefined when the job is unknown. */
+  jobDispute(jobId: bigint): readonly DisputeEvent[] | undefined
   /** Every job, ascending by id; readers walk it from the end for newest first. */
   readonly jobList: readonly StoredJob[]
   /** Every job id, ascending, built on each read (for tests and tools; readers walk `jobList`). */
@@ -207,6 +211,8 @@ export type AddJobEventParameters = {
   event: JobEvent
   /** `paidToSeller + protocolFee` of a JobSettled event, counted into totalSettledWei. */
   settledWei?: bigint | undefined
+  /** The same log with its arguments, when it is one of the dispute's events (toDisputeEvent). */
+  dispute?: DisputeEvent | undefined
 }
 
 export type CreateStoreParameters = {
@@ -258,6 +264,13 @@ function blockNumberAt(history: History, at: number): string {
 
 function transactionHashAt(history: History, at: number): string {
   return history[at + 2] as string
+}
+
+/** Whether the history holds the log at this block and log index. */
+function holds(history: History, { blockNumber, logIndex }: { blockNumber: string; logIndex: number }): boolean {
+  for (let at = 0; at < history.length; at += eventSlots)
+    if (logIndexAt(history, at) === logIndex && blockNumberAt(history, at) === blockNumber) return true
+  return false
 }
 
 class JobEntry implements StoredJob {
@@ -343,6 +356,7 @@ export function createStore({
   const poolTransactionHash = createValuePool<string>({ limit: transactionHashPoolLimit })
   const poolWei = createValuePool<bigint>({ limit: valuePoolLimit })
   const jobsByTransaction = createTransactionIndex<JobKey>()
+  const disputes = createDisputeEvents()
   const servicesByTransaction = createTransactionIndex<bigint>()
   const sync: StoreSync = {
     cursor: undefined,
@@ -397,10 +411,11 @@ export function createStore({
     if (slashed) counters.slashedJobs += sign
   }
 
-  /** Replaces a job's history: the counters and the transaction index follow. */
+  /** Replaces a job's history: the counters, the transaction index and the dispute's events follow. */
   const setHistory = (entry: JobEntry, history: History): void => {
     count(entry.history, -1)
     forgetTransactions(entry, history)
+    disputes.keep(entry.key, (event) => holds(history, event))
     count(history, 1)
     entry.history = history
     entry.version = changed()
@@ -486,6 +501,7 @@ export function createStore({
   const deleteJob = (jobId: bigint, entry: JobEntry): void => {
     count(entry.history, -1)
     forgetTransactions(entry, noHistory)
+    disputes.delete(entry.key)
     staleJobIds.delete(jobId)
     removeById(jobs, entry)
     unindexJob(entry, entry.job)
@@ -500,6 +516,10 @@ export function createStore({
     service: (serviceId) => serviceEntries.get(serviceId)?.service,
     serviceEvents: (serviceId) => serviceEntries.get(serviceId)?.events,
     job: (jobId) => findJob(jobs, jobKey(jobId)),
+    jobDispute(jobId) {
+      const key = jobKey(jobId)
+      return findJob(jobs, key) === undefined ? undefined : disputes.get(key)
+    },
     jobList: jobs,
     get jobIds() {
       return jobs.map(({ job }) => BigInt(job.jobId))
@@ -594,15 +614,14 @@ export function createStore({
       staleJobIds.delete(jobId)
     },
 
-    addJobEvent({ jobId, event, settledWei: wei }) {
+    addJobEvent({ jobId, event, settledWei: wei, dispute }) {
       const entry = findJob(jobs, jobKey(jobId))
       if (entry === undefined) throw new RangeError(`Job ${jobId} must be stored before its events.`)
       const { history } = entry
       const code = eventCode(event)
       // Within the chain the store holds (a rollback drops what lies above the common ancestor),
       // a block number and a log index name one log.
-      for (let at = 0; at < history.length; at += eventSlots)
-        if (logIndexAt(history, at) === event.logIndex && blockNumberAt(history, at) === event.blockNumber) return
+      if (holds(history, event)) return
       const transactionHash = poolTransactionHash(event.transactionHash)
       jobsByTransaction.add(transactionHash, entry.key)
       let at = history.length
@@ -610,6 +629,7 @@ export function createStore({
       const settled = event.event === 'JobSettled' && wei !== undefined ? poolWei(wei) : undefined
       // toSpliced allocates exactly the new length; a push would leave spare capacity per job.
       setHistory(entry, history.toSpliced(at, 0, code, poolValue(event.blockNumber), transactionHash, poolValue(event.timestamp), settled))
+      if (dispute !== undefined) disputes.add(entry.key, dispute)
     },
 
     addServiceEvent({ serviceId, event }) {
