@@ -3,6 +3,7 @@ import type { TargetCheck } from './evaluateTargets.ts'
 import type { GenerateJobsReturnType } from './generateJobs.ts'
 import type { BackfillResult } from './measureBackfill.ts'
 import type { FullNodeResult } from './measureFullNode.ts'
+import type { JobQueriesAtScaleResult } from './measureJobQueriesAtScale.ts'
 import type { LagResult } from './measureLag.ts'
 import type { MemoryResult } from './measureMemory.ts'
 import type { ObservabilityCost } from './measureObservability.ts'
@@ -29,5 +30,7 @@ export type BenchResults = {
   tls: TlsCost[]
   /** A mainnet-sized history through a public full node's limits; null when skipped. */
   fullNode: FullNodeResult | null
+  /** `GET /v1/jobs` pages at 100,000 jobs over a store filled directly; null when skipped. */
+  jobQueries: JobQueriesAtScaleResult | null
   targets: TargetCheck[]
 }

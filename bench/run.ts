@@ -9,6 +9,7 @@ import { evaluateTargets } from './evaluateTargets.ts'
 import { generateJobs } from './generateJobs.ts'
 import { measureBackfill } from './measureBackfill.ts'
 import { measureFullNode } from './measureFullNode.ts'
+import { jobQueriesStoreJobs, measureJobQueriesAtScale, printJobQueriesAtScale } from './measureJobQueriesAtScale.ts'
 import { measureLag, type LagResult } from './measureLag.ts'
 import { measureMcp } from './measureMcp.ts'
 import { measureMemory } from './measureMemory.ts'
@@ -50,6 +51,12 @@ try {
   if (options.tlsOnly) {
     progress(`loading GET /v1/jobs/:id and MCP get_job over http, https and HTTP/2 (${options.warmupSec} s warm-up + ${options.durationSec} s each)`)
     console.log(printTlsTable(await measureTls({ load })))
+    process.exit(0)
+  }
+  const jobQueriesProgress = `loading GET /v1/jobs pages over a store filled with ${jobQueriesStoreJobs.toLocaleString('en-US')} jobs (${options.warmupSec} s warm-up + ${options.durationSec} s each)`
+  if (options.jobQueriesOnly) {
+    progress(jobQueriesProgress)
+    console.log(printJobQueriesAtScale(await measureJobQueriesAtScale({ load })))
     process.exit(0)
   }
 
@@ -163,6 +170,8 @@ try {
   const observability = options.skip.includes('observability') ? [] : await measureObservability({ load })
   if (!options.skip.includes('tls')) progress('loading GET /v1/jobs/:id and MCP get_job over http, https and HTTP/2')
   const tls = options.skip.includes('tls') ? [] : await measureTls({ load })
+  if (!options.skip.includes('jobqueries')) progress(jobQueriesProgress)
+  const jobQueries = options.skip.includes('jobqueries') ? null : await measureJobQueriesAtScale({ load })
   const fullNode = options.skip.includes('fullnode')
     ? null
     : await measureFullNode({ blocks: options.fullNodeBlocks, bursts: 20, startServer, progress })
@@ -183,6 +192,7 @@ try {
     observability,
     tls,
     fullNode,
+    jobQueries,
     targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory, fullNode }),
   }
   const resultsPath = resolve(options.resultsPath)
@@ -190,6 +200,7 @@ try {
   console.log(printTable(results))
   if (observability.length > 0) console.log(`\n${printObservabilityTable(observability)}`)
   if (tls.length > 0) console.log(`\n${printTlsTable(tls)}`)
+  if (jobQueries !== null) console.log(`\n${printJobQueriesAtScale(jobQueries)}`)
   console.log(`\nwritten to ${options.resultsPath} in ${results.durationSec.toFixed(0)} s`)
 } catch (error) {
   console.error(error instanceof BaseError ? `bench: ${error.message}${error.details === undefined ? '' : `\n${error.details}`}` : error)
