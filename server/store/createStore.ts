@@ -324,6 +324,7 @@ const transactionHashPoolLimit = 256
  * by id and found there by position (no map entry, no bigint per job), and strings that repeat
  * across jobs are shared through small pools. The job queries' indexes (by buyer, seller,
  * service and state) are arrays of the same entries, sorted by id: one pointer per job in each.
+ * A dispute's events with their arguments are kept apart (createDisputeEvents), for disputed jobs only.
  */
 export function createStore({
   pollIntervalMs,
