@@ -226,8 +226,8 @@ describe('rollback', () => {
 
 describe('dispute events', () => {
   const disputer = '0x90F79bf6EB2c4F937073a2c6f0f1fa2fC3D0A4b2'
-  const opened = (blockNumber: number): DisputeEvent => ({ ...event('DisputeOpened', blockNumber, 3), disputer, bond: '10000000000000000' })
-  const disputed = (blockNumber: number): DisputeEvent => ({ ...event('JobDisputed', blockNumber, 2), disputer })
+  const opened = (blockNumber: number): DisputeEvent => ({ ...event('DisputeOpened', blockNumber, 3), event: 'DisputeOpened', disputer, bond: '10000000000000000' })
+  const disputed = (blockNumber: number): DisputeEvent => ({ ...event('JobDisputed', blockNumber, 2), event: 'JobDisputed', disputer })
   const dispute = (store: Store, jobId: number, blockNumber: number): void => {
     for (const facts of [opened(blockNumber), disputed(blockNumber)]) {
       const { event: name, blockNumber: block, logIndex } = facts
