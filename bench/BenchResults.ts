@@ -4,6 +4,7 @@ import type { TargetCheck } from './evaluateTargets.ts'
 import type { GenerateJobsReturnType } from './generateJobs.ts'
 import type { BackfillResult } from './measureBackfill.ts'
 import type { FullNodeResult } from './measureFullNode.ts'
+import type { JobQueriesAtScaleResult } from './measureJobQueriesAtScale.ts'
 import type { LagResult } from './measureLag.ts'
 import type { MemoryResult } from './measureMemory.ts'
 import type { ObservabilityCost } from './measureObservability.ts'
@@ -32,5 +33,7 @@ export type BenchResults = {
   fullNode: FullNodeResult | null
   /** The durable store: cold and warm starts, commit cost, replica lag (null when skipped). */
   durability: DurabilityResult | null
+  /** `GET /v1/jobs` pages at 100,000 jobs over a store filled directly; null when skipped. */
+  jobQueries: JobQueriesAtScaleResult | null
   targets: TargetCheck[]
 }

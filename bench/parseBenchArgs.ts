@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { BenchArgumentError } from '../errors/bench.ts'
 
 /** Stages a run may leave out (generation, back-fill and memory always run: the others need them). */
-export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode', 'durability'] as const
+export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode', 'jobqueries', 'durability'] as const
 export type SkippableStage = (typeof skippableStages)[number]
 
 export type BenchOptions = {
@@ -13,6 +13,8 @@ export type BenchOptions = {
   observabilityOnly: boolean
   /** Only measure what TLS costs per request (no devnet, no market: about two minutes). */
   tlsOnly: boolean
+  /** Only measure the job queries at 100,000 jobs over a store filled directly (no devnet: a few minutes). */
+  jobQueriesOnly: boolean
   jobs: number
   /** Measured seconds per endpoint (after the warm-up). */
   durationSec: number
@@ -35,7 +37,7 @@ export type ParseBenchArgsReturnType = BenchOptions
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--duration S] [--warmup S] [--connections C] ' +
   '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--full-node-blocks N] [--cpu-prof DIR] [--out FILE] ' +
-  `[--skip ${skippableStages.join(',')}] [--observability-only] [--tls-only]`
+  `[--skip ${skippableStages.join(',')}] [--observability-only] [--tls-only] [--job-queries-only]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
 export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnType {
@@ -58,6 +60,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         skip: { type: 'string' },
         'observability-only': { type: 'boolean', default: false },
         'tls-only': { type: 'boolean', default: false },
+        'job-queries-only': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -82,6 +85,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     skip: skip as SkippableStage[],
     observabilityOnly: values['observability-only'] === true,
     tlsOnly: values['tls-only'] === true,
+    jobQueriesOnly: values['job-queries-only'] === true,
     jobs: Math.floor(number('jobs', values.jobs, quick ? 2_000 : 10_000, 1)),
     durationSec: number('duration', values.duration, quick ? 3 : 10, 1),
     warmupSec: number('warmup', values.warmup, quick ? 0.5 : 2, 0),

@@ -160,7 +160,8 @@ export function printTable(results: BenchResults): string {
   return lines.join('\n')
 }
 
-function table(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
+/** Columns padded to their widest cell, the first left-aligned, under a header and a rule. */
+export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)))
   const line = (cells: readonly string[]): string =>
     `   ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')}`.trimEnd()

@@ -10,6 +10,7 @@ import { generateJobs } from './generateJobs.ts'
 import { measureBackfill } from './measureBackfill.ts'
 import { measureDurability, printDurabilityTable } from './measureDurability.ts'
 import { measureFullNode } from './measureFullNode.ts'
+import { jobQueriesStoreJobs, measureJobQueriesAtScale, printJobQueriesAtScale } from './measureJobQueriesAtScale.ts'
 import { measureLag, type LagResult } from './measureLag.ts'
 import { measureMcp } from './measureMcp.ts'
 import { measureMemory } from './measureMemory.ts'
@@ -51,6 +52,12 @@ try {
   if (options.tlsOnly) {
     progress(`loading GET /v1/jobs/:id and MCP get_job over http, https and HTTP/2 (${options.warmupSec} s warm-up + ${options.durationSec} s each)`)
     console.log(printTlsTable(await measureTls({ load })))
+    process.exit(0)
+  }
+  const jobQueriesProgress = `loading GET /v1/jobs pages over a store filled with ${jobQueriesStoreJobs.toLocaleString('en-US')} jobs (${options.warmupSec} s warm-up + ${options.durationSec} s each)`
+  if (options.jobQueriesOnly) {
+    progress(jobQueriesProgress)
+    console.log(printJobQueriesAtScale(await measureJobQueriesAtScale({ load })))
     process.exit(0)
   }
 
@@ -164,6 +171,8 @@ try {
   const observability = options.skip.includes('observability') ? [] : await measureObservability({ load })
   if (!options.skip.includes('tls')) progress('loading GET /v1/jobs/:id and MCP get_job over http, https and HTTP/2')
   const tls = options.skip.includes('tls') ? [] : await measureTls({ load })
+  if (!options.skip.includes('jobqueries')) progress(jobQueriesProgress)
+  const jobQueries = options.skip.includes('jobqueries') ? null : await measureJobQueriesAtScale({ load })
   const fullNode = options.skip.includes('fullnode')
     ? null
     : await measureFullNode({ blocks: options.fullNodeBlocks, bursts: 20, startServer, progress })
@@ -196,6 +205,7 @@ try {
     tls,
     fullNode,
     durability,
+    jobQueries,
     targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory, fullNode }),
   }
   const resultsPath = resolve(options.resultsPath)
@@ -204,6 +214,7 @@ try {
   if (observability.length > 0) console.log(`\n${printObservabilityTable(observability)}`)
   if (tls.length > 0) console.log(`\n${printTlsTable(tls)}`)
   if (durability !== null) console.log(`\n${printDurabilityTable(durability)}`)
+  if (jobQueries !== null) console.log(`\n${printJobQueriesAtScale(jobQueries)}`)
   console.log(`\nwritten to ${options.resultsPath} in ${results.durationSec.toFixed(0)} s`)
 } catch (error) {
   console.error(error instanceof BaseError ? `bench: ${error.message}${error.details === undefined ? '' : `\n${error.details}`}` : error)

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core'
 import { z } from 'zod'
 import { BuyerSchema } from './buyer.ts'
+import { JobDisputeSchema } from './disputeEvent.ts'
 import { ErrorBodySchema } from './error.ts'
 import { HealthSchema } from './health.ts'
 import { JobDetailSchema, refineJobKeys } from './job.ts'
@@ -93,6 +94,17 @@ export const marketContract = c.router(
         summary: 'Get a job',
         description:
           'One job by id with its on-chain history. From state 2 (Attested) on it carries the attestation. 400 when `id` is not a canonical decimal unsigned integer; 404 when no job has that id.',
+      },
+      getJobDispute: {
+        method: 'GET',
+        path: '/v1/jobs/:id/dispute',
+        pathParams: IdPathSchema,
+        query: NoQuerySchema,
+        responses: { 200: JobDisputeSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
+        summary: "A job's dispute",
+        description:
+          "The job's dispute events with their arguments, oldest first: who disputed and the bond (DisputeOpened), and how arbitration split it, the failed dispute's bond (DisputeFailed) or the slashed service bond (JobSlashed, Slashed). " +
+          "Empty `events` for a job never disputed. The job's `events` name the same events without their arguments. 400 when `id` is not a canonical decimal unsigned integer; 404 when no job has that id.",
       },
     },
     sellers: {

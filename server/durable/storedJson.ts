@@ -1,4 +1,5 @@
 import type { Hash } from 'viem'
+import type { DisputeEvent } from '../../contract/disputeEvent.ts'
 import type { Job, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
@@ -12,7 +13,8 @@ import type { JobSnapshot, ServiceSnapshot, SyncSnapshot } from '../store/StoreW
  */
 
 type StoredService = { service: Service; events: readonly ServiceEvent[]; registeredBlock?: string; lastBlock?: string }
-type StoredJob = { job: Job; events: readonly (readonly [JobEvent, string | null])[] }
+/** Each event with the wei it settled and, for a dispute's events, the log with its arguments. */
+type StoredJob = { job: Job; events: readonly (readonly [JobEvent, string | null] | readonly [JobEvent, string | null, DisputeEvent])[] }
 type StoredIds = { service?: string; job?: string }
 type StoredSync = Omit<SyncSnapshot, 'cursor' | 'creations' | 'headBlock' | 'recentBlocks' | 'staleServiceIds' | 'staleJobIds'> & {
   cursor?: { number: string; hash?: Hash }
@@ -33,12 +35,20 @@ export function serviceFromJson(text: string): ServiceSnapshot {
 }
 
 export function jobToJson({ job, events }: JobSnapshot): string {
-  return JSON.stringify({ job, events: events.map(({ event, settledWei }) => [event, settledWei?.toString() ?? null] as const) } satisfies StoredJob)
+  return JSON.stringify({
+    job,
+    events: events.map(({ event, settledWei, dispute }) =>
+      dispute === undefined ? ([event, settledWei?.toString() ?? null] as const) : ([event, settledWei?.toString() ?? null, dispute] as const),
+    ),
+  } satisfies StoredJob)
 }
 
 export function jobFromJson(text: string): JobSnapshot {
   const { job, events } = JSON.parse(text) as StoredJob
-  return { job, events: events.map(([event, settledWei]) => ({ event, settledWei: settledWei === null ? undefined : BigInt(settledWei) })) }
+  return {
+    job,
+    events: events.map(([event, settledWei, dispute]) => ({ event, settledWei: settledWei === null ? undefined : BigInt(settledWei), dispute })),
+  }
 }
 
 export function syncToJson({ cursor, creations, headBlock, recentBlocks, staleServiceIds, staleJobIds, ...rest }: SyncSnapshot): string {

@@ -7,6 +7,7 @@ import type { AnswerHooks } from './addAnswerHooks.ts'
 import type { ContractHandler } from './ContractHandler.ts'
 import { getBuyerHandler } from './handlers/getBuyerHandler.ts'
 import { getHealthHandler } from './handlers/getHealthHandler.ts'
+import { getJobDisputeHandler } from './handlers/getJobDisputeHandler.ts'
 import { getJobHandler } from './handlers/getJobHandler.ts'
 import { getSellerHandler } from './handlers/getSellerHandler.ts'
 import { getServiceEventsHandler } from './handlers/getServiceEventsHandler.ts'
@@ -58,6 +59,7 @@ export function createMarketRouter({ store, answers }: CreateMarketRouterParamet
     jobs: {
       listJobs: route(jobs.listJobs, listJobsHandler({ store })),
       getJob: route(jobs.getJob, getJobHandler({ store })),
+      getJobDispute: route(jobs.getJobDispute, getJobDisputeHandler({ store })),
     },
     sellers: { getSeller: route(sellers.getSeller, getSellerHandler({ store })) },
     buyers: { getBuyer: route(buyers.getBuyer, getBuyerHandler({ store })) },

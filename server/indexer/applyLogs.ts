@@ -1,10 +1,9 @@
-import { toJobEvent } from '../../chain/mappers/toJobEvent.ts'
 import { toServiceEvent } from '../../chain/mappers/toServiceEvent.ts'
 import type { RegistryLog } from '../../chain/mappers/toServiceEvent.ts'
-import { jobEventNames, type JobEventName } from '../../contract/job.ts'
 import { serviceEventNames, type ServiceEventName } from '../../contract/serviceEvent.ts'
 import type { Store } from '../store/createStore.ts'
 import type { ReadWindowReturnType } from './readWindow.ts'
+import { isJobLog, toHistoryEntry } from './toHistoryEntry.ts'
 
 /**
  * Applies one fully read window to the store and moves the cursor to its last block. Records
@@ -45,19 +44,8 @@ export function applyLogs(store: Store, { toBlock, creations, logs, timestamps, 
   }
 
   for (const log of logs) {
-    if (!('jobId' in log.args) || !isJobEventName(log.eventName)) continue
-    const timestamp = timestampOf(log.blockNumber)
-    store.addJobEvent({
-      jobId: log.args.jobId,
-      event: toJobEvent({
-        event: log.eventName,
-        blockNumber: log.blockNumber,
-        transactionHash: log.transactionHash,
-        logIndex: log.logIndex,
-        timestamp,
-      }),
-      settledWei: log.eventName === 'JobSettled' ? log.args.paidToSeller + log.args.protocolFee : undefined,
-    })
+    if (!isJobLog(log)) continue
+    store.addJobEvent({ jobId: log.args.jobId, ...toHistoryEntry({ log, timestamp: timestampOf(log.blockNumber) }) })
   }
 
   store.advance(toBlock, creations)
@@ -65,8 +53,4 @@ export function applyLogs(store: Store, { toBlock, creations, logs, timestamps, 
 
 function isServiceEventName(name: string): name is ServiceEventName {
   return (serviceEventNames as readonly string[]).includes(name)
-}
-
-function isJobEventName(name: string): name is JobEventName {
-  return (jobEventNames as readonly string[]).includes(name)
 }

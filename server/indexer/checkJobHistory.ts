@@ -1,12 +1,16 @@
 import type { Job, JobEvent, JobEventName, JobStateName } from '../../contract/job.ts'
 
-/** The events a job in this state must have emitted to be there (the escrow's only ways in). */
+/**
+ * The events a job in this state must have emitted to be there (the escrow's only ways in). The
+ * escrow's `dispute` calls the arbiter's `openDispute` (DisputeOpened) and only the arbiter's slash
+ * calls `markSlashed` (Slashed beside JobSlashed), so a dispute's facts are never missing unseen.
+ */
 const requiredEvents: Partial<Record<JobStateName, readonly JobEventName[]>> = {
   Attested: ['JobAttested'],
   Settled: ['JobAttested', 'JobSettled'],
   Expired: ['JobExpired'],
-  Disputed: ['JobAttested', 'JobSettled', 'JobDisputed'],
-  Slashed: ['JobAttested', 'JobSettled', 'JobDisputed', 'JobSlashed'],
+  Disputed: ['JobAttested', 'JobSettled', 'JobDisputed', 'DisputeOpened'],
+  Slashed: ['JobAttested', 'JobSettled', 'JobDisputed', 'DisputeOpened', 'JobSlashed', 'Slashed'],
 }
 
 /** The states a job that emitted this event can be in afterwards (an event missing here constrains nothing). */

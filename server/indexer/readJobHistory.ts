@@ -1,14 +1,13 @@
 import { numberToHex, type Address, type Client } from 'viem'
 import { getBlock } from 'viem/actions'
-import { toJobEvent } from '../../chain/mappers/toJobEvent.ts'
 import { readLogs } from '../../chain/read/readLogs.ts'
 import { readLogRangeHint } from '../../chain/rpc/readLogRangeHint.ts'
 import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
-import { jobEventNames, type JobEventName } from '../../contract/job.ts'
 import { ChainChangedError, LogRangeTooLargeError } from '../../errors/chain.ts'
 import type { ReplaceJobParameters } from '../store/StoreWriter.ts'
 import type { ScanWindow } from './createScanWindow.ts'
 import { arbiterJobEvents, escrowEvents } from './marketEvents.ts'
+import { isJobLog, toHistoryEntry } from './toHistoryEntry.ts'
 
 export type ReadJobHistoryParameters = {
   escrow: Address
@@ -49,7 +48,7 @@ export async function readJobHistory(
     window.succeeded(to - from + 1n)
     from = to + 1n
   }
-  const jobLogs = logs.filter((log) => log.args.jobId === jobId && isJobEventName(log.eventName))
+  const jobLogs = logs.filter(isJobLog).filter((log) => log.args.jobId === jobId)
   const headers = await Promise.all(
     [...new Set(jobLogs.map((log) => log.blockNumber))].map((blockNumber) => getBlock(client, { blockNumber })),
   )
@@ -59,19 +58,6 @@ export async function readJobHistory(
     .map((log) => {
       const header = byNumber.get(log.blockNumber)
       if (header?.hash !== log.blockHash) throw new ChainChangedError({ blockNumber: log.blockNumber })
-      return {
-        event: toJobEvent({
-          event: log.eventName as JobEventName,
-          blockNumber: log.blockNumber,
-          transactionHash: log.transactionHash,
-          logIndex: log.logIndex,
-          timestamp: header.timestamp,
-        }),
-        settledWei: log.eventName === 'JobSettled' ? log.args.paidToSeller + log.args.protocolFee : undefined,
-      }
+      return toHistoryEntry({ log, timestamp: header.timestamp })
     })
-}
-
-function isJobEventName(name: string): name is JobEventName {
-  return (jobEventNames as readonly string[]).includes(name)
 }

@@ -11,6 +11,8 @@
  *                                              → JobList      { count, jobs, nextCursor } newest first, default 50, filters ANDed;
  *                                                             the caller validates limit (1..1000); a foreign cursor throws InvalidCursorError
  *   getJob(store, { jobId: bigint })           → JobDetail    job + events oldest first; throws JobNotFoundError (job_not_found)
+ *   getJobDispute(store, { jobId: bigint })    → JobDispute   { jobId, count, events } the dispute events with their arguments,
+ *                                                             oldest first, none when never disputed; throws JobNotFoundError
  *   getSeller(store, { address, limit?, cursor? })  → Seller  address EIP-55, matched case-insensitively, services and
  *                                                             a page of jobs (default 1,000) newest first; empty arrays when unknown
  *   getBuyer(store, { address, limit?, cursor? })   → Buyer   { buyer (EIP-55), jobs, nextCursor } a page (default 50) newest first
@@ -27,6 +29,7 @@ export { getService, type GetServiceParameters, type GetServiceReturnType } from
 export { getServiceEvents, type GetServiceEventsParameters, type GetServiceEventsReturnType } from './getServiceEvents.ts'
 export { listJobs, type ListJobsParameters, type ListJobsReturnType } from './listJobs.ts'
 export { getJob, type GetJobParameters, type GetJobReturnType } from './getJob.ts'
+export { getJobDispute, type GetJobDisputeParameters, type GetJobDisputeReturnType } from './getJobDispute.ts'
 export { getSeller, type GetSellerParameters, type GetSellerReturnType } from './getSeller.ts'
 export { getBuyer, type GetBuyerParameters, type GetBuyerReturnType } from './getBuyer.ts'
 export { getStats, type GetStatsReturnType } from './getStats.ts'

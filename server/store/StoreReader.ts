@@ -5,6 +5,7 @@ import type { Job, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import type { ChainIdMismatchError } from '../../errors/chain.ts'
+import type { DisputeEvent } from '../../contract/disputeEvent.ts'
 
 /**
  * A job ready to serve. Its record is replaced, never changed, when the job changes, and its event
@@ -122,6 +123,8 @@ export type StoreReader = {
   /** The service's registry events, oldest first; undefined when the service is unknown. */
   serviceEvents(serviceId: bigint): readonly ServiceEvent[] | undefined
   job(jobId: bigint): StoredJob | undefined
+  /** The job's dispute events with their arguments, oldest first (empty when never disputed); undefined when the job is unknown. */
+  jobDispute(jobId: bigint): readonly DisputeEvent[] | undefined
   /** Every job, ascending by id; readers walk it from the end for newest first. */
   readonly jobList: readonly StoredJob[]
   /** Every job id, ascending, built on each read (for tests and tools; readers walk `jobList`). */

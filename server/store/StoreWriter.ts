@@ -4,6 +4,7 @@ import type { Job, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import type { ChainIdMismatchError } from '../../errors/chain.ts'
+import type { DisputeEvent } from '../../contract/disputeEvent.ts'
 import type { BlockRef, CreationCount, Cursor, ReplicaStanding, SelfCheckStatus, StoreSync } from './StoreReader.ts'
 
 /** What the indexer applies windows, rollbacks and repairs through (and what it reads back to do so). */
@@ -100,6 +101,8 @@ export type AddJobEventParameters = {
   event: JobEvent
   /** `paidToSeller + protocolFee` of a JobSettled event, counted into totalSettledWei. */
   settledWei?: bigint | undefined
+  /** The same log with its arguments, when it is one of the dispute's events (toDisputeEvent). */
+  dispute?: DisputeEvent | undefined
 }
 /**
  * A service as the durable store keeps it: enough to rebuild it exactly after a restart or on a

@@ -1,10 +1,12 @@
 import type { Hash } from 'viem'
+import type { DisputeEvent } from '../../contract/disputeEvent.ts'
 import type { Job } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import { compareUintText } from './compareUintText.ts'
 import { createTransactionIndex, sameSlot } from './createTransactionIndex.ts'
 import { createValuePool } from './createValuePool.ts'
+import { createDisputeEvents } from './createDisputeEvents.ts'
 import { createJobIndex } from './createJobIndex.ts'
 import {
   blockNumberAt,
@@ -14,6 +16,7 @@ import {
   JobEntry,
   logIndexAt,
   noHistory,
+  holds,
   transactionHashAt,
   type History,
 } from './jobHistory.ts'
@@ -65,6 +68,7 @@ const transactionHashPoolLimit = 256
  * by id and found there by position (no map entry, no bigint per job), and strings that repeat
  * across jobs are shared through small pools. The job queries' indexes (by buyer, seller,
  * service and state) are arrays of the same entries, sorted by id: one pointer per job in each.
+ * A dispute's events with their arguments are kept apart (createDisputeEvents), for disputed jobs only.
  */
 export function createStore({
   pollIntervalMs,
@@ -98,6 +102,7 @@ export function createStore({
   const poolTransactionHash = createValuePool<string>({ limit: transactionHashPoolLimit })
   const poolWei = createValuePool<bigint>({ limit: valuePoolLimit })
   const jobsByTransaction = createTransactionIndex<JobKey>()
+  const disputes = createDisputeEvents()
   const servicesByTransaction = createTransactionIndex<bigint>()
   const sync: StoreSync = {
     cursor: undefined,
@@ -153,16 +158,17 @@ export function createStore({
     if (slashed) counters.slashedJobs += sign
   }
 
-  /** Replaces a job's history: the counters and the transaction index follow. */
   let changedServiceIds = new Set<bigint>()
   let changedJobIds = new Set<bigint>()
   const serviceChanged = trackChanges ? (serviceId: bigint): void => void changedServiceIds.add(serviceId) : (): void => undefined
   const jobChanged = trackChanges ? (entry: JobEntry): void => void changedJobIds.add(BigInt(entry.job.jobId)) : (): void => undefined
 
+  /** Replaces a job's history: the counters, the transaction index and the dispute's events follow. */
   const setHistory = (entry: JobEntry, history: History): void => {
     jobChanged(entry)
     count(entry.history, -1)
     forgetTransactions(entry, history)
+    disputes.keep(entry.key, (event) => holds(history, event))
     count(history, 1)
     entry.history = history
     entry.version = changed()
@@ -250,6 +256,7 @@ export function createStore({
     jobChanged(entry)
     count(entry.history, -1)
     forgetTransactions(entry, noHistory)
+    disputes.delete(entry.key)
     staleJobIds.delete(jobId)
     removeById(jobs, entry)
     unindexJob(entry, entry.job)
@@ -264,6 +271,10 @@ export function createStore({
     service: (serviceId) => serviceEntries.get(serviceId)?.service,
     serviceEvents: (serviceId) => serviceEntries.get(serviceId)?.events,
     job: (jobId) => findJob(jobs, jobKey(jobId)),
+    jobDispute(jobId) {
+      const key = jobKey(jobId)
+      return findJob(jobs, key) === undefined ? undefined : disputes.get(key)
+    },
     jobList: jobs,
     get jobIds() {
       return jobs.map(({ job }) => BigInt(job.jobId))
@@ -360,15 +371,14 @@ export function createStore({
       staleJobIds.delete(jobId)
     },
 
-    addJobEvent({ jobId, event, settledWei: wei }) {
+    addJobEvent({ jobId, event, settledWei: wei, dispute }) {
       const entry = findJob(jobs, jobKey(jobId))
       if (entry === undefined) throw new RangeError(`Job ${jobId} must be stored before its events.`)
       const { history } = entry
       const code = eventCode(event)
       // Within the chain the store holds (a rollback drops what lies above the common ancestor),
       // a block number and a log index name one log.
-      for (let at = 0; at < history.length; at += eventSlots)
-        if (logIndexAt(history, at) === event.logIndex && blockNumberAt(history, at) === event.blockNumber) return
+      if (holds(history, event)) return
       const transactionHash = poolTransactionHash(event.transactionHash)
       jobsByTransaction.add(transactionHash, entry.key)
       let at = history.length
@@ -376,6 +386,7 @@ export function createStore({
       const settled = event.event === 'JobSettled' && wei !== undefined ? poolWei(wei) : undefined
       // toSpliced allocates exactly the new length; a push would leave spare capacity per job.
       setHistory(entry, history.toSpliced(at, 0, code, poolValue(event.blockNumber), transactionHash, poolValue(event.timestamp), settled))
+      if (dispute !== undefined) disputes.add(entry.key, dispute)
     },
 
     addServiceEvent({ serviceId, event }) {
@@ -506,9 +517,14 @@ export function createStore({
       const entry = findJob(jobs, jobKey(jobId))
       if (entry === undefined) return undefined
       const { history } = entry
+      const disputeEvents = disputes.get(entry.key)
       return {
         job: entry.job,
-        events: entry.events.map((event, index) => ({ event, settledWei: history[index * eventSlots + 4] as bigint | undefined })),
+        events: entry.events.map((event, index) => ({
+          event,
+          settledWei: history[index * eventSlots + 4] as bigint | undefined,
+          dispute: disputeEvents.find(({ blockNumber, logIndex }) => blockNumber === event.blockNumber && logIndex === event.logIndex),
+        })),
       }
     },
 

@@ -66,3 +66,10 @@ export class JobEntry implements StoredJob {
   }
 }
 
+
+/** Whether the history holds the log at this block and log index. */
+export function holds(history: History, { blockNumber, logIndex }: { blockNumber: string; logIndex: number }): boolean {
+  for (let at = 0; at < history.length; at += eventSlots)
+    if (logIndexAt(history, at) === logIndex && blockNumberAt(history, at) === blockNumber) return true
+  return false
+}

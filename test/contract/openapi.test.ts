@@ -32,6 +32,7 @@ test('every operation has an id, a tag and JSON responses referring to named sch
     'getServiceEvents',
     'listJobs',
     'getJob',
+    'getJobDispute',
     'getSeller',
     'getBuyer',
     'getStats',

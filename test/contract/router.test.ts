@@ -14,7 +14,7 @@ const addressParams = marketContract.sellers.getSeller.pathParams
 const jobsQuery = marketContract.jobs.listJobs.query
 const hashParams = marketContract.transactions.getTransaction.pathParams
 
-test('default: the seven GET endpoints of the interface document, the service history and transaction lookup the explorer reads, and the buyers', () => {
+test("default: the seven GET endpoints of the interface document, the service history, a job's dispute and transaction lookup the explorer reads, and the buyers", () => {
   expect(routesOf(marketContract).map((route) => `${route.method} ${route.path}`)).toEqual([
     'GET /healthz',
     'GET /v1/services',
@@ -22,6 +22,7 @@ test('default: the seven GET endpoints of the interface document, the service hi
     'GET /v1/services/:id/events',
     'GET /v1/jobs',
     'GET /v1/jobs/:id',
+    'GET /v1/jobs/:id/dispute',
     'GET /v1/sellers/:address',
     'GET /v1/buyers/:address',
     'GET /v1/stats',
@@ -50,6 +51,7 @@ test('declared statuses', () => {
     '/v1/services/:id/events': [200, 400, 404, 503],
     '/v1/jobs': [200, 400, 503],
     '/v1/jobs/:id': [200, 400, 404, 503],
+    '/v1/jobs/:id/dispute': [200, 400, 404, 503],
     '/v1/sellers/:address': [200, 400, 503],
     '/v1/buyers/:address': [200, 400, 503],
     '/v1/stats': [200, 400, 503],

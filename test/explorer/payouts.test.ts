@@ -1,5 +1,7 @@
 import { createPublicClient, http, isAddressEqual } from 'viem'
+import type { Page } from 'playwright-core'
 import { expect, inject, test } from 'vitest'
+import { arbiterAbi } from '../../chain/abi/arbiter.ts'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { saveScreenshot } from './support/saveScreenshot.ts'
 import { toNativeAmount } from './support/toNativeAmount.ts'
@@ -19,6 +21,21 @@ async function readPayouts() {
   ])
   return { settled, expired, disputed, chain }
 }
+
+/** The arbiter's dispute events, read with its own ABI. */
+async function readArbitration() {
+  const { rpcUrl, deployment } = inject('devnet')
+  const chain = createPublicClient({ transport: http(rpcUrl) })
+  const at = { address: deployment.arbiter, abi: arbiterAbi, fromBlock: BigInt(deployment.deployBlock), strict: true } as const
+  const [opened, failed, slashed] = await Promise.all([
+    chain.getContractEvents({ ...at, eventName: 'DisputeOpened' }),
+    chain.getContractEvents({ ...at, eventName: 'DisputeFailed' }),
+    chain.getContractEvents({ ...at, eventName: 'Slashed' }),
+  ])
+  return { opened, failed, slashed }
+}
+
+const amountOf = async (page: Page, field: string) => page.locator(`[data-field="${field}"]`).innerText()
 
 async function openJob(jobId: bigint, name: string) {
   const page = await explorer.browser.context.newPage()
@@ -49,13 +66,14 @@ test('an expired job shows the refund of its JobExpired event, to the buyer', as
   await page.close()
 })
 
-test("a disputed job names the dispute's transaction, whose sender is the disputer, and keeps the seller's payout", async () => {
+test("a disputed job names the disputer, the sender of the dispute's transaction, and keeps the seller's payout", async () => {
   const { disputed, settled, chain } = await readPayouts()
   const { args, transactionHash } = disputed[0]!
-  // What the page tells a reader to do: the sender of that transaction is the disputer.
+  // The disputer the page names is the sender of the dispute's transaction.
   expect(isAddressEqual((await chain.getTransaction({ hash: transactionHash })).from, args.disputer)).toBe(true)
   const page = await openJob(args.jobId, 'disputed')
   expect(await page.locator('[data-payout="dispute"] [title^="0x"]').last().getAttribute('title')).toBe(transactionHash)
+  expect(await page.locator('[data-field="disputer"] [data-address]').getAttribute('data-address')).toBe(args.disputer)
   const paid = settled.find((log) => log.args.jobId === args.jobId)!
   expect(await page.locator('[data-field="paid-to-seller"]').innerText()).toBe(toNativeAmount(String(paid.args.paidToSeller), 'ETH'))
   await page.close()
@@ -70,5 +88,38 @@ test("the seller page's paid total is the sum of the seller's JobSettled payouts
   await page.locator('[data-stat="paid"] .value').waitFor()
   await saveScreenshot(page, 'payouts-seller-desktop')
   expect(await page.locator('[data-stat="paid"] .value').innerText()).toBe(toNativeAmount(String(paid), 'ETH'))
+  await page.close()
+})
+
+test("a slashed job names the disputer and shows the bond and the slash's split, as the arbiter's events say", async () => {
+  const { opened, slashed } = await readArbitration()
+  // Job 9 of the seeded market finds the service's bond full; a later slash finds it empty.
+  const slash = slashed.find(({ args }) => args.sellerBondSlashed > 0n)!
+  const open = opened.find(({ args }) => args.jobId === slash.args.jobId)!
+  const page = await openJob(slash.args.jobId, 'slashed')
+  await page.locator('[data-payout="slash"]').waitFor()
+  await saveScreenshot(page, 'payouts-slashed-desktop')
+  expect(await page.locator('[data-field="disputer"] [data-address]').getAttribute('data-address')).toBe(open.args.disputer)
+  expect(await amountOf(page, 'dispute-bond')).toBe(toNativeAmount(String(open.args.bond), 'ETH'))
+  expect(await amountOf(page, 'slashed-bond')).toBe(toNativeAmount(String(slash.args.sellerBondSlashed), 'ETH'))
+  expect(await amountOf(page, 'slash-to-disputer')).toBe(toNativeAmount(String(slash.args.toDisputer), 'ETH'))
+  expect(await amountOf(page, 'slash-to-treasury')).toBe(toNativeAmount(String(slash.args.toTreasury), 'ETH'))
+  expect(await amountOf(page, 'slash-burned')).toBe(toNativeAmount(String(slash.args.burned), 'ETH'))
+  expect(await page.locator('[data-payout="slash"] [data-address]').getAttribute('data-address')).toBe(slash.args.disputer)
+  expect(await page.locator('[data-payout="slash"] [title^="0x"]').last().getAttribute('title')).toBe(slash.transactionHash)
+  await page.close()
+})
+
+test("a failed dispute shows how the disputer's bond was paid out, as DisputeFailed says", async () => {
+  const { opened, failed } = await readArbitration()
+  const { args, transactionHash } = failed[0]!
+  const open = opened.find((log) => log.args.jobId === args.jobId)!
+  const page = await openJob(args.jobId, 'dispute-failed')
+  await page.locator('[data-payout="dispute-failed"]').waitFor()
+  expect(await page.locator('[data-field="disputer"] [data-address]').getAttribute('data-address')).toBe(args.disputer)
+  expect(await amountOf(page, 'dispute-bond')).toBe(toNativeAmount(String(open.args.bond), 'ETH'))
+  expect(await amountOf(page, 'failed-to-seller')).toBe(toNativeAmount(String(args.toSeller), 'ETH'))
+  expect(await amountOf(page, 'failed-to-treasury')).toBe(toNativeAmount(String(args.toTreasury), 'ETH'))
+  expect(await page.locator('[data-payout="dispute-failed"] [title^="0x"]').last().getAttribute('title')).toBe(transactionHash)
   await page.close()
 })

@@ -1,7 +1,8 @@
 import { parseEther } from 'viem'
+import type { DisputeEvent } from '../../contract/disputeEvent.ts'
 import { describe, expect, test } from 'vitest'
 import { JobSchema, type Job, type JobEvent, type JobEventName } from '../../contract/job.ts'
-import { getJob, getSeller, getServiceEvents, getStats, getTransaction, listJobs } from '../../server/readers/index.ts'
+import { getJob, getJobDispute, getSeller, getServiceEvents, getStats, getTransaction, listJobs } from '../../server/readers/index.ts'
 import { ServiceSchema } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import { createStore, type Store } from '../../server/store/createStore.ts'
@@ -220,6 +221,58 @@ describe('rollback', () => {
     store.putJob({ jobId: 1n, job: job(1) })
     store.rollback({ number: 0n, hash: `0x${'01'.repeat(32)}` })
     expect(store.jobIds).toEqual([1n])
+  })
+})
+
+describe('dispute events', () => {
+  const disputer = '0x90F79bf6EB2c4F937073a2c6f0f1fa2fC3D0A4b2'
+  const opened = (blockNumber: number): DisputeEvent => ({ ...event('DisputeOpened', blockNumber, 3), event: 'DisputeOpened', disputer, bond: '10000000000000000' })
+  const disputed = (blockNumber: number): DisputeEvent => ({ ...event('JobDisputed', blockNumber, 2), event: 'JobDisputed', disputer })
+  const dispute = (store: Store, jobId: number, blockNumber: number): void => {
+    for (const facts of [opened(blockNumber), disputed(blockNumber)]) {
+      const { event: name, blockNumber: block, logIndex } = facts
+      store.addJobEvent({ jobId: BigInt(jobId), event: event(name, Number(block), logIndex), dispute: facts })
+    }
+  }
+
+  test('default: kept with their arguments in chain order, each log once; a job never disputed has none', () => {
+    const store = newStore()
+    settle(store, 1, 11)
+    settle(store, 2, 11)
+    const version = store.job(1n)?.version as number
+    dispute(store, 1, 20)
+    dispute(store, 1, 20)
+    expect(getJobDispute(store, { jobId: 1n })).toStrictEqual({ jobId: '1', count: 2, events: [disputed(20), opened(20)] })
+    expect(store.job(1n)?.version).toBeGreaterThan(version)
+    expect(getJobDispute(store, { jobId: 2n })).toStrictEqual({ jobId: '2', count: 0, events: [] })
+    expect(eventPositions(store, 1)).toEqual(['JobAttested@11:0', 'JobSettled@11:1', 'JobDisputed@20:2', 'DisputeOpened@20:3'])
+  })
+
+  test('an unknown job is a JobNotFoundError, as getJob', () => {
+    expect(() => getJobDispute(newStore(), { jobId: 7n })).toThrow('Job "7" could not be found.')
+  })
+
+  test('a rollback, a repair and a deleted job take their dispute events with them', () => {
+    const store = newStore()
+    settle(store, 1, 11)
+    dispute(store, 1, 20)
+    store.rollback({ number: 15n, hash: `0x${'01'.repeat(32)}` })
+    expect(getJobDispute(store, { jobId: 1n }).events).toEqual([])
+    dispute(store, 1, 21)
+    const first = disputed(21)
+    store.replaceJob({
+      jobId: 1n,
+      job: job(1, 3),
+      events: [
+        { event: event('JobAttested', 11, 0) },
+        { event: event('JobSettled', 11, 1), settledWei: amount },
+        { event: event('JobDisputed', 21, 2), dispute: first },
+      ],
+    })
+    expect(getJobDispute(store, { jobId: 1n }).events).toStrictEqual([first])
+    store.clear()
+    settle(store, 1, 11)
+    expect(getJobDispute(store, { jobId: 1n }).events).toEqual([])
   })
 })
 

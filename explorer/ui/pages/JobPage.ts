@@ -1,4 +1,5 @@
 import { hexToString } from 'viem'
+import { disputeEventNames, type JobDispute } from '../../../contract/disputeEvent.ts'
 import type { JobDetail } from '../../../contract/job.ts'
 import type { Service } from '../../../contract/service.ts'
 import type { ServiceEventList } from '../../../contract/serviceEvent.ts'
@@ -27,6 +28,11 @@ export function JobPage({ jobId }: { jobId: string }) {
   const history = useApi<ServiceEventList>(`history ${serviceId}`, async (extraHeaders) =>
     serviceId === undefined ? pending : client.services.getServiceEvents({ params: { id: serviceId }, extraHeaders }),
   )
+  // Read once the job has a dispute event, and again with each new one (arbitration adds them).
+  const disputeEvents = job.status === 'ready' ? job.data.events.filter(({ event }) => (disputeEventNames as readonly string[]).includes(event)).length : 0
+  const dispute = useApi<JobDispute>(`dispute ${jobId} ${disputeEvents}`, async (extraHeaders) =>
+    disputeEvents === 0 ? pending : client.jobs.getJobDispute({ params: { id: jobId }, extraHeaders }),
+  )
   if (job.status !== 'ready') return html`<h1>Job #${jobId}</h1><${Problem} state=${job} />`
   const data = job.data
   return html`<h1>Job #${data.jobId} <span data-field="state"><${StateBadge} name=${data.stateName} /></span></h1>
@@ -38,14 +44,14 @@ export function JobPage({ jobId }: { jobId: string }) {
         <dt>Buyer</dt><dd><${AddressLink} address=${data.buyer} page="buyers" /></dd>
         <dt>Paid into escrow by the buyer</dt><dd data-field="amount"><${TokenAmount} wei=${data.amount} /></dd>
         <dt>Protocol fee (5 %, kept on settlement)</dt><dd data-field="fee"><${TokenAmount} wei=${data.protocolFee} /></dd>
-        <dt>Created</dt><dd><${Time} seconds=${data.createdAt} /></dd>
-        <dt>Expires</dt><dd><${Time} seconds=${data.timeout} /></dd>
+        <dt>Created</dt><dd data-field="created"><${Time} seconds=${data.createdAt} /></dd>
+        <dt>Expires</dt><dd data-field="expires"><${Time} seconds=${data.timeout} /></dd>
         <dt>Input commitment</dt><dd class="mono break">${data.inputCommitment}</dd>
       </dl>
     </section>
     <section>
       <h2>Payouts</h2>
-      <${Payouts} job=${data} />
+      <${Payouts} job=${data} dispute=${disputeEvents === 0 ? undefined : dispute} />
     </section>
     <section>
       <h2>Timeline</h2>

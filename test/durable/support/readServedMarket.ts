@@ -15,7 +15,14 @@ export async function readServedMarket(baseUrl: string): Promise<MarketSnapshot>
       return detail.body as JobDetail
     }),
   )
-  return { services: [...services.body.services], jobs: details, stats: stats.body }
+  const disputes = await Promise.all(
+    details.map(async ({ jobId }) => {
+      const dispute = await client.jobs.getJobDispute({ params: { id: jobId } })
+      if (dispute.status !== 200) throw new Error(`${baseUrl} answered ${dispute.status} for job ${jobId}'s dispute`)
+      return dispute.body
+    }),
+  )
+  return { services: [...services.body.services], jobs: details, stats: stats.body, disputes: disputes.filter(({ count }) => count > 0) }
 }
 
 /** The bodies a server answers, as text: two servers serving the same index answer the same bytes. */

@@ -6,6 +6,7 @@ import { registryAbi } from '../../../chain/abi/registry.ts'
 import { toJob } from '../../../chain/mappers/toJob.ts'
 import { toJobEvent } from '../../../chain/mappers/toJobEvent.ts'
 import { toService } from '../../../chain/mappers/toService.ts'
+import type { JobDispute } from '../../../contract/disputeEvent.ts'
 import { jobEventNames, type JobDetail, type JobEventName } from '../../../contract/job.ts'
 import type { Deployment } from '../../../config/deployment.ts'
 import type { MarketSnapshot } from './snapshotStore.ts'
@@ -13,8 +14,8 @@ import type { MarketSnapshot } from './snapshotStore.ts'
 /**
  * The market as the chain has it, derived independently of the indexer: every record read
  * directly (`getService`/`getJob` for each id), every job's history from one full-range log
- * query per contract (the escrow's events, and the arbiter's about disputes), and the counters
- * recomputed from those logs.
+ * query per contract (the escrow's events, and the arbiter's about disputes), every dispute's
+ * events with their arguments as the logs decode them, and the counters recomputed from those logs.
  */
 export async function readChainMarket(
   client: Client,
@@ -52,6 +53,9 @@ export async function readChainMarket(
   const timestamps = new Map(headers.map((header) => [header.number, header.timestamp]))
 
   const details: JobDetail[] = jobs.map((job) => ({ ...job, events: [] }))
+  // Listed here, not imported: the oracle names the events that carry a dispute's facts itself.
+  const disputeEventNames: string[] = ['JobDisputed', 'DisputeOpened', 'DisputeFailed', 'JobSlashed', 'Slashed']
+  const disputes: Record<string, JobDispute> = {}
   const outcomes = { JobSettled: new Set<bigint>(), JobExpired: new Set<bigint>(), JobSlashed: new Set<bigint>() }
   let totalSettledWei = 0n
   for (const log of logs) {
@@ -66,6 +70,19 @@ export async function readChainMarket(
         timestamp: timestamps.get(log.blockNumber) as bigint,
       }),
     )
+    if (disputeEventNames.includes(log.eventName)) {
+      const { jobId: _jobId, ...args } = log.args as Record<string, unknown>
+      const dispute = (disputes[String(jobId)] ??= { jobId: String(jobId), count: 0, events: [] })
+      dispute.events.push({
+        event: log.eventName,
+        blockNumber: String(log.blockNumber),
+        transactionHash: log.transactionHash,
+        logIndex: log.logIndex,
+        timestamp: String(timestamps.get(log.blockNumber)),
+        ...Object.fromEntries(Object.entries(args).map(([name, value]) => [name, String(value)])),
+      } as JobDispute['events'][number])
+      dispute.count += 1
+    }
     if (log.eventName === 'JobSettled' || log.eventName === 'JobExpired' || log.eventName === 'JobSlashed') {
       outcomes[log.eventName].add(jobId)
     }
@@ -75,6 +92,7 @@ export async function readChainMarket(
   return {
     services,
     jobs: details,
+    disputes: Object.values(disputes).sort((a, b) => Number(a.jobId) - Number(b.jobId)),
     stats: {
       services: services.length,
       jobs: {
