@@ -8,6 +8,7 @@ import type { BenchBatchers } from './deployBatchers.ts'
 import { measureLag } from './measureLag.ts'
 import { percentile } from './percentile.ts'
 import type { ServeDurableMessage, ServeDurableOptions } from './serveDurable.ts'
+import type { ServeDurableScaleMessage, ServeDurableScaleOptions } from './serveDurableScale.ts'
 import { spawnBenchChild, type BenchChild } from './spawnBenchChild.ts'
 
 export type MeasureDurabilityParameters = {
@@ -141,4 +142,85 @@ export function printDurabilityTable({ starts, commits, lag, replicaBehindWriter
     `Replica behind the writer's commit (/readyz, ${replicaBehindWriter.samples} commits): p50 ${replicaBehindWriter.p50Ms} ms, p95 ${replicaBehindWriter.p95Ms} ms, max ${replicaBehindWriter.maxMs} ms (target p95 ≤ 1,000 ms).`,
   ]
   return lines.join('\n')
+}
+
+/** The durable store at scale is measured on a synthetic market of this many jobs (no chain holds it here). */
+export const durableScaleJobs = 100_000
+
+export type DurableScaleRow = {
+  kept: string
+  /** The store's heap once filled window by window (the indexer's way), over the jobs. */
+  writtenHeapBytesPerJob: number
+  commits: number
+  commitP50Ms: number
+  commitP95Ms: number
+  commitMaxMs: number
+  /** A restart: opening the database, then loading the index into a new store. */
+  openMs: number
+  loadMs: number
+  loadedHeapBytesPerJob: number
+  loadedRssBytesPerJob: number
+}
+
+export type DurableScaleResult = { jobs: number; window: number; memoryHeapBytesPerJob: number; rows: DurableScaleRow[] }
+
+/**
+ * The durable store at `jobs` synthetic jobs, filled in windows of `window` jobs with a commit after
+ * each (as a back-fill of a dense market commits), then loaded by a new process (a warm restart),
+ * into a data dir and into Postgres; and the same market in memory only, for the heap per job today.
+ */
+export async function measureDurableScale({ jobs = durableScaleJobs, window = 1_000, progress }: { jobs?: number; window?: number; progress: (message: string) => void }): Promise<DurableScaleResult> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tee-market-bench-scale-'))
+  const postgres = await startTestPostgres()
+  const run = async <type extends ServeDurableScaleMessage['type']>(options: ServeDurableScaleOptions, type: type, label: string) => {
+    progress(`durability at ${jobs.toLocaleString('en-US')} jobs: ${label}`)
+    const child = spawnBenchChild<ServeDurableScaleMessage>({ entry: 'bench/serveDurableScale.ts', options, nodeFlags: ['--expose-gc'], name: label })
+    try {
+      return await child.next(type)
+    } finally {
+      await child.stop()
+    }
+  }
+  try {
+    const memory = await run({ mode: 'write', target: { memory: true }, jobs, window }, 'written', 'in memory only')
+    const rows: DurableScaleRow[] = []
+    for (const [kept, target] of [
+      ['data dir (PGlite)', { dataDir }],
+      ['Postgres', { databaseUrl: postgres.url }],
+    ] as const) {
+      const written = await run({ mode: 'write', target, jobs, window }, 'written', `${kept}: filled and committed window by window`)
+      const loaded = await run({ mode: 'load', target }, 'loaded', `${kept}: loaded by a new process`)
+      const sorted = [...written.commitMs].sort((a, b) => a - b)
+      rows.push({
+        kept,
+        writtenHeapBytesPerJob: written.heapBytesPerJob,
+        commits: sorted.length,
+        commitP50Ms: percentile(sorted, 50),
+        commitP95Ms: percentile(sorted, 95),
+        commitMaxMs: sorted.at(-1) ?? Number.NaN,
+        openMs: loaded.openMs,
+        loadMs: loaded.loadMs,
+        loadedHeapBytesPerJob: loaded.heapBytesPerJob,
+        loadedRssBytesPerJob: loaded.rssBytesPerJob,
+      })
+    }
+    return { jobs, window, memoryHeapBytesPerJob: memory.heapBytesPerJob, rows }
+  } finally {
+    await postgres.stop()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+export function printDurableScaleTable({ jobs, window, memoryHeapBytesPerJob, rows }: DurableScaleResult): string {
+  const ms = (value: number): string => `${Math.round(value).toLocaleString('en-US')} ms`
+  return [
+    `Durable store at ${jobs.toLocaleString('en-US')} synthetic jobs (no chain: fillSyntheticStore), committed every ${window.toLocaleString('en-US')} jobs; in memory only the store takes ${memoryHeapBytesPerJob.toLocaleString('en-US')} B of heap per job.`,
+    '',
+    '| kept in | heap per job, written | commits | commit p50 / p95 / max | restart: open | restart: load | heap per job, loaded | RSS per job, loaded |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (row) =>
+        `| ${row.kept} | ${row.writtenHeapBytesPerJob.toLocaleString('en-US')} B | ${row.commits} | ${ms(row.commitP50Ms)} / ${ms(row.commitP95Ms)} / ${ms(row.commitMaxMs)} | ${ms(row.openMs)} | ${ms(row.loadMs)} | ${row.loadedHeapBytesPerJob.toLocaleString('en-US')} B | ${row.loadedRssBytesPerJob.toLocaleString('en-US')} B |`,
+    ),
+  ].join('\n')
 }

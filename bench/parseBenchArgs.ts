@@ -15,6 +15,8 @@ export type BenchOptions = {
   tlsOnly: boolean
   /** Only measure the job queries at 100,000 jobs over a store filled directly (no devnet: a few minutes). */
   jobQueriesOnly: boolean
+  /** Only the durable store at 100,000 synthetic jobs (no chain). */
+  durabilityOnly: boolean
   jobs: number
   /** Measured seconds per endpoint (after the warm-up). */
   durationSec: number
@@ -37,7 +39,7 @@ export type ParseBenchArgsReturnType = BenchOptions
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--duration S] [--warmup S] [--connections C] ' +
   '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--full-node-blocks N] [--cpu-prof DIR] [--out FILE] ' +
-  `[--skip ${skippableStages.join(',')}] [--observability-only] [--tls-only] [--job-queries-only]`
+  `[--skip ${skippableStages.join(',')}] [--observability-only] [--tls-only] [--job-queries-only] [--durability-only]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
 export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnType {
@@ -61,6 +63,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         'observability-only': { type: 'boolean', default: false },
         'tls-only': { type: 'boolean', default: false },
         'job-queries-only': { type: 'boolean', default: false },
+        'durability-only': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -86,6 +89,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     observabilityOnly: values['observability-only'] === true,
     tlsOnly: values['tls-only'] === true,
     jobQueriesOnly: values['job-queries-only'] === true,
+    durabilityOnly: values['durability-only'] === true,
     jobs: Math.floor(number('jobs', values.jobs, quick ? 2_000 : 10_000, 1)),
     durationSec: number('duration', values.duration, quick ? 3 : 10, 1),
     warmupSec: number('warmup', values.warmup, quick ? 0.5 : 2, 0),

@@ -8,7 +8,7 @@ import type { BenchResults } from './BenchResults.ts'
 import { evaluateTargets } from './evaluateTargets.ts'
 import { generateJobs } from './generateJobs.ts'
 import { measureBackfill } from './measureBackfill.ts'
-import { measureDurability, printDurabilityTable } from './measureDurability.ts'
+import { measureDurability, measureDurableScale, printDurabilityTable, printDurableScaleTable } from './measureDurability.ts'
 import { measureFullNode } from './measureFullNode.ts'
 import { jobQueriesStoreJobs, measureJobQueriesAtScale, printJobQueriesAtScale } from './measureJobQueriesAtScale.ts'
 import { measureLag, type LagResult } from './measureLag.ts'
@@ -55,6 +55,10 @@ try {
     process.exit(0)
   }
   const jobQueriesProgress = `loading GET /v1/jobs pages over a store filled with ${jobQueriesStoreJobs.toLocaleString('en-US')} jobs (${options.warmupSec} s warm-up + ${options.durationSec} s each)`
+  if (options.durabilityOnly) {
+    console.log(printDurableScaleTable(await measureDurableScale({ progress })))
+    process.exit(0)
+  }
   if (options.jobQueriesOnly) {
     progress(jobQueriesProgress)
     console.log(printJobQueriesAtScale(await measureJobQueriesAtScale({ load })))

@@ -13,8 +13,16 @@ import type { JobSnapshot, ServiceSnapshot, SyncSnapshot } from '../store/StoreW
  */
 
 type StoredService = { service: Service; events: readonly ServiceEvent[]; registeredBlock?: string; lastBlock?: string }
-/** Each event with the wei it settled and, for a dispute's events, the log with its arguments. */
-type StoredJob = { job: Job; events: readonly (readonly [JobEvent, string | null] | readonly [JobEvent, string | null, DisputeEvent])[] }
+/**
+ * Each event as `[name, blockNumber, transactionHash, logIndex, timestamp, settled wei or null]`,
+ * and for a dispute's events the log with its arguments last: the store packs events into its own
+ * slots (their key order is the store's, not this), so their keys need not be kept, and a load
+ * reads a fifth less. The record is kept as an object: its key order is what the API serves.
+ */
+type StoredEvent =
+  | readonly [JobEvent['event'], string, JobEvent['transactionHash'], number, string, string | null]
+  | readonly [JobEvent['event'], string, JobEvent['transactionHash'], number, string, string | null, DisputeEvent]
+type StoredJob = { job: Job; events: readonly StoredEvent[] }
 type StoredIds = { service?: string; job?: string }
 type StoredSync = Omit<SyncSnapshot, 'cursor' | 'creations' | 'headBlock' | 'recentBlocks' | 'staleServiceIds' | 'staleJobIds'> & {
   cursor?: { number: string; hash?: Hash }
@@ -37,9 +45,12 @@ export function serviceFromJson(text: string): ServiceSnapshot {
 export function jobToJson({ job, events }: JobSnapshot): string {
   return JSON.stringify({
     job,
-    events: events.map(({ event, settledWei, dispute }) =>
-      dispute === undefined ? ([event, settledWei?.toString() ?? null] as const) : ([event, settledWei?.toString() ?? null, dispute] as const),
-    ),
+    events: events.map(({ event: { event, blockNumber, transactionHash, logIndex, timestamp }, settledWei, dispute }): StoredEvent => {
+      const settled = settledWei?.toString() ?? null
+      return dispute === undefined
+        ? [event, blockNumber, transactionHash, logIndex, timestamp, settled]
+        : [event, blockNumber, transactionHash, logIndex, timestamp, settled, dispute]
+    }),
   } satisfies StoredJob)
 }
 
@@ -47,7 +58,11 @@ export function jobFromJson(text: string): JobSnapshot {
   const { job, events } = JSON.parse(text) as StoredJob
   return {
     job,
-    events: events.map(([event, settledWei, dispute]) => ({ event, settledWei: settledWei === null ? undefined : BigInt(settledWei), dispute })),
+    events: events.map(([event, blockNumber, transactionHash, logIndex, timestamp, settledWei, dispute]) => ({
+      event: { event, blockNumber, transactionHash, logIndex, timestamp },
+      settledWei: settledWei === null ? undefined : BigInt(settledWei),
+      dispute,
+    })),
   }
 }
 

@@ -19,6 +19,7 @@ import {
   holds,
   transactionHashAt,
   type History,
+  type HistorySlot,
 } from './jobHistory.ts'
 import { insertById, jobKey, lowerBoundById, removeById, type JobKey } from './jobsById.ts'
 import type { StoredJob, StoreCounters, StoreReader, StoreSync } from './StoreReader.ts'
@@ -557,9 +558,28 @@ export function createStore({
     },
 
     restoreJob(jobId, snapshot) {
-      if (snapshot !== undefined) return store.replaceJob({ jobId, ...snapshot })
-      const held = findJob(jobs, jobKey(jobId))
-      if (held !== undefined) deleteJob(jobId, held)
+      if (snapshot === undefined) {
+        const held = findJob(jobs, jobKey(jobId))
+        if (held !== undefined) deleteJob(jobId, held)
+        return
+      }
+      store.putJob({ jobId, job: snapshot.job })
+      const entry = findJob(jobs, jobKey(jobId)) as JobEntry
+      // A snapshot's events are a history this store wrote, oldest first and each log once: packed
+      // in one pass (a load puts back every job at once), not inserted one by one as logs arrive.
+      const history: HistorySlot[] = new Array(snapshot.events.length * eventSlots)
+      snapshot.events.forEach(({ event, settledWei }, index) => {
+        const transactionHash = poolTransactionHash(event.transactionHash)
+        jobsByTransaction.add(transactionHash, entry.key)
+        const at = index * eventSlots
+        history[at] = eventCode(event)
+        history[at + 1] = poolValue(event.blockNumber)
+        history[at + 2] = transactionHash
+        history[at + 3] = poolValue(event.timestamp)
+        history[at + 4] = event.event === 'JobSettled' && settledWei !== undefined ? poolWei(settledWei) : undefined
+      })
+      setHistory(entry, history)
+      for (const { dispute } of snapshot.events) if (dispute !== undefined) disputes.add(entry.key, dispute)
     },
 
     restoreSync({ recentBlocks: blocks, staleServiceIds: staleServices, staleJobIds: staleJobs, ...standing }) {

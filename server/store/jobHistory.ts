@@ -11,7 +11,7 @@ import type { JobKey } from './jobsById.ts'
  * array) where these slots cost 40; readers get JobEvent objects built on the fly (see `events`).
  */
 export type History = readonly HistorySlot[]
-type HistorySlot = number | string | bigint | undefined
+export type HistorySlot = number | string | bigint | undefined
 export const eventSlots = 5
 export const noHistory: History = []
 
