@@ -1,4 +1,4 @@
-import type { DurabilityResult } from './measureDurability.ts'
+import type { DurabilityResult, DurableScaleResult } from './measureDurability.ts'
 import type { CeilingComparison } from './compareWithCeiling.ts'
 import type { TargetCheck } from './evaluateTargets.ts'
 import type { GenerateJobsReturnType } from './generateJobs.ts'
@@ -33,6 +33,8 @@ export type BenchResults = {
   fullNode: FullNodeResult | null
   /** The durable store: cold and warm starts, commit cost, replica lag (null when skipped). */
   durability: DurabilityResult | null
+  /** The durable store at 100,000 synthetic jobs: commit cost, a restart's load, heap per job (null when skipped). */
+  durableScale: DurableScaleResult | null
   /** `GET /v1/jobs` pages at 100,000 jobs over a store filled directly; null when skipped. */
   jobQueries: JobQueriesAtScaleResult | null
   targets: TargetCheck[]

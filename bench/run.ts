@@ -191,6 +191,7 @@ try {
         lagPaceMs: options.lagPaceMs,
         progress,
       })
+  const durableScale = options.skip.includes('durability') ? null : await measureDurableScale({ progress })
 
   const { batchers: _batchers, ...withoutBatchers } = generation
   const results: BenchResults = {
@@ -209,6 +210,7 @@ try {
     tls,
     fullNode,
     durability,
+    durableScale,
     jobQueries,
     targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory, fullNode }),
   }
@@ -218,6 +220,7 @@ try {
   if (observability.length > 0) console.log(`\n${printObservabilityTable(observability)}`)
   if (tls.length > 0) console.log(`\n${printTlsTable(tls)}`)
   if (durability !== null) console.log(`\n${printDurabilityTable(durability)}`)
+  if (durableScale !== null) console.log(`\n${printDurableScaleTable(durableScale)}`)
   if (jobQueries !== null) console.log(`\n${printJobQueriesAtScale(jobQueries)}`)
   console.log(`\nwritten to ${options.resultsPath} in ${results.durationSec.toFixed(0)} s`)
 } catch (error) {

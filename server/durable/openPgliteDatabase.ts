@@ -15,12 +15,17 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
   const releaseLock = await lockDataDir(where)
   try {
     const pglite = await PGlite.create(join(where, 'pglite'))
-    const query: Query = async (sql, parameters) => (await pglite.query(sql, parameters as unknown[])).rows as never
+    const query: Query = async (sql: string, parameters?: readonly unknown[], options?: { rowMode: 'array' }) =>
+      (await pglite.query(sql, parameters as unknown[], options)).rows as never
     return {
       where,
       kind: 'pglite',
       query,
-      transaction: (work) => pglite.transaction((transaction) => work(async (sql, parameters) => (await transaction.query(sql, parameters as unknown[])).rows as never)),
+      transaction: (work) =>
+        pglite.transaction((transaction) =>
+          work((async (sql: string, parameters?: readonly unknown[], options?: { rowMode: 'array' }) =>
+            (await transaction.query(sql, parameters as unknown[], options)).rows) as Query),
+        ),
       listen: async (channel, onNotify) => {
         const unlisten = await pglite.listen(channel, onNotify)
         return unlisten

@@ -23,7 +23,8 @@ export async function openPostgresDatabase({ url, onSessionLost }: OpenPostgresD
     if (!closing) onSessionLost?.(new Error('the server closed the connection'))
   })
   await client.connect()
-  const query: Query = async (sql, parameters) => (await client.query(sql, parameters as unknown[])).rows as never
+  const query: Query = async (sql: string, parameters?: readonly unknown[], options?: { rowMode: 'array' }) =>
+    (await client.query({ text: sql, values: parameters as unknown[], ...(options?.rowMode === 'array' ? { rowMode: 'array' as const } : {}) })).rows as never
   let queue: Promise<unknown> = Promise.resolve()
   const listeners = new Map<string, Set<(payload: string) => void>>()
   client.on('notification', ({ channel, payload }) => {
@@ -32,11 +33,11 @@ export async function openPostgresDatabase({ url, onSessionLost }: OpenPostgresD
   return {
     where: redactUrl(url),
     kind: 'postgres',
-    query: (sql, parameters) => {
-      const result = queue.then(() => query(sql, parameters))
+    query: ((sql: string, parameters?: readonly unknown[], options?: { rowMode: 'array' }) => {
+      const result = queue.then(() => query(sql, parameters ?? [], options as { rowMode: 'array' }))
       queue = result.catch(() => undefined)
-      return result as never
-    },
+      return result
+    }) as Query,
     transaction: (work) => {
       const result = queue.then(async () => {
         await query('BEGIN')

@@ -28,13 +28,15 @@ export async function readStoredChanges(database: Database, { since }: { since: 
     const meta = new Map(metaRows.map(({ key, value }) => [key, value]))
     // A first read skips what is gone; later ones need it, to drop what a replica holds.
     const gone = since < 0n ? 'AND snapshot IS NOT NULL' : ''
-    const serviceRows = await query<{ id: string; snapshot: string | null }>(
-      `SELECT service_id::text AS id, snapshot FROM tee_market_services WHERE revision > $1 ${gone} ORDER BY service_id`,
+    const serviceRows = await query<[id: string, snapshot: string | null]>(
+      `SELECT service_id::text, snapshot FROM tee_market_services WHERE revision > $1 ${gone} ORDER BY service_id`,
       [since.toString()],
+      { rowMode: 'array' },
     )
-    const jobRows = await query<{ id: string; snapshot: string | null }>(
-      `SELECT job_id::text AS id, snapshot FROM tee_market_jobs WHERE revision > $1 ${gone} ORDER BY job_id`,
+    const jobRows = await query<[id: string, snapshot: string | null]>(
+      `SELECT job_id::text, snapshot FROM tee_market_jobs WHERE revision > $1 ${gone} ORDER BY job_id`,
       [since.toString()],
+      { rowMode: 'array' },
     )
     const where = database.where
     const sync = meta.get('sync')
@@ -42,8 +44,8 @@ export async function readStoredChanges(database: Database, { since }: { since: 
     return {
       revision: BigInt(meta.get('revision') ?? '0'),
       committedAt: committedAt === undefined ? undefined : Number(committedAt),
-      services: serviceRows.map(({ id, snapshot }) => [BigInt(id), decode(snapshot, serviceFromJson, { where, record: `service ${id}` })] as const),
-      jobs: jobRows.map(({ id, snapshot }) => [BigInt(id), decode(snapshot, jobFromJson, { where, record: `job ${id}` })] as const),
+      services: serviceRows.map(([id, snapshot]) => [BigInt(id), decode(snapshot, serviceFromJson, { where, record: `service ${id}` })] as const),
+      jobs: jobRows.map(([id, snapshot]) => [BigInt(id), decode(snapshot, jobFromJson, { where, record: `job ${id}` })] as const),
       sync: sync === undefined ? undefined : decode(sync, syncFromJson, { where, record: 'sync standing' }),
       meta,
     }
