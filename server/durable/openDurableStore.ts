@@ -13,8 +13,8 @@ export type DurableStore = {
   committer: StoreCommitter
   /** The widest `eth_getLogs` range the node accepted, as the last writer learned it. */
   logRangeLimit: bigint | undefined
-  /** What was loaded, and how long it took. */
-  loaded: { services: number; jobs: number; cursor: bigint | undefined; ms: number }
+  /** What was loaded, and how long it took: reading (the query and decoding each record), then putting it in the store. */
+  loaded: { services: number; jobs: number; cursor: bigint | undefined; ms: number; readMs: number; applyMs: number }
 }
 
 export type OpenDurableStoreParameters = {
@@ -53,6 +53,7 @@ export async function openDurableStore({ database, config, onNotice, meta, now =
   const startedAt = now()
   const store = createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network, trackChanges: true, now })
   const changes = await readStoredChanges(database, { since: -1n })
+  const readAt = now()
   applyStoredChanges(store, changes, { standing: 'resume' })
   // What was just loaded is what the database holds: nothing to write back.
   store.takeChanges()
@@ -62,6 +63,13 @@ export async function openDurableStore({ database, config, onNotice, meta, now =
     store,
     committer: createStoreCommitter({ database, store, revision: changes.revision, meta, now }),
     logRangeLimit: logRangeLimit === undefined || logRangeLimit === '' ? undefined : BigInt(logRangeLimit),
-    loaded: { services: changes.services.length, jobs: changes.jobs.length, cursor: store.sync.cursor?.number, ms: now() - startedAt },
+    loaded: {
+      services: changes.services.length,
+      jobs: changes.jobs.length,
+      cursor: store.sync.cursor?.number,
+      ms: now() - startedAt,
+      readMs: readAt - startedAt,
+      applyMs: now() - readAt,
+    },
   }
 }
