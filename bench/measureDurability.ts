@@ -138,7 +138,7 @@ export function printDurabilityTable({ starts, commits, lag, replicaBehindWriter
     ),
     '',
     `Data dir commits during the cold back-fill: ${commits.commits} commits, ${commits.records.toLocaleString('en-US')} records, ${commits.seconds.toFixed(2)} s in all (${commits.commits === 0 ? '-' : ((commits.seconds * 1000) / commits.commits).toFixed(1)} ms per commit, ${commits.records === 0 ? '-' : ((commits.seconds * 1e6) / commits.records).toFixed(0)} µs per record).`,
-    `Settlement → served (p95, ${lag.samples} settlements): writer ${lag.writerP95Ms} ms, read-only replica ${lag.replicaP95Ms} ms.`,
+    `Settlement → served (p95, ${lag.samples} settlements): writer ${Math.round(lag.writerP95Ms)} ms, read-only replica ${Math.round(lag.replicaP95Ms)} ms.`,
     `Replica behind the writer's commit (/readyz, ${replicaBehindWriter.samples} commits): p50 ${replicaBehindWriter.p50Ms} ms, p95 ${replicaBehindWriter.p95Ms} ms, max ${replicaBehindWriter.maxMs} ms (target p95 ≤ 1,000 ms).`,
   ]
   return lines.join('\n')
