@@ -158,7 +158,7 @@ export type DurableScaleRow = {
   /** A restart: opening the database, then loading the index into a new store. */
   openMs: number
   loadMs: number
-  /** Of the load: the query and decoding each record, then putting them in the store. */
+  /** Of the load: the query, then decoding each record and putting it in the store. */
   readMs: number
   applyMs: number
   loadedHeapBytesPerJob: number

@@ -13,7 +13,7 @@ export type DurableStore = {
   committer: StoreCommitter
   /** The widest `eth_getLogs` range the node accepted, as the last writer learned it. */
   logRangeLimit: bigint | undefined
-  /** What was loaded, and how long it took: reading (the query and decoding each record), then putting it in the store. */
+  /** What was loaded, and how long it took: reading (the query), then decoding each record and putting it in the store. */
   loaded: { services: number; jobs: number; cursor: bigint | undefined; ms: number; readMs: number; applyMs: number }
 }
 
@@ -64,8 +64,8 @@ export async function openDurableStore({ database, config, onNotice, meta, now =
     committer: createStoreCommitter({ database, store, revision: changes.revision, meta, now }),
     logRangeLimit: logRangeLimit === undefined || logRangeLimit === '' ? undefined : BigInt(logRangeLimit),
     loaded: {
-      services: changes.services.length,
-      jobs: changes.jobs.length,
+      services: changes.services.count,
+      jobs: changes.jobs.count,
       cursor: store.sync.cursor?.number,
       ms: now() - startedAt,
       readMs: readAt - startedAt,

@@ -3,14 +3,19 @@ import type { JobSnapshot, ServiceSnapshot, SyncSnapshot } from '../store/StoreW
 import type { Database } from './Database.ts'
 import { jobFromJson, serviceFromJson, syncFromJson } from './storedJson.ts'
 
+export type StoredRecords<snapshot> = Iterable<readonly [bigint, snapshot | undefined]> & { readonly count: number }
+
 export type StoredChanges = {
   /** The revision these changes bring the store to. */
   revision: bigint
   /** When the writer committed that revision (epoch ms); undefined before its first commit. */
   committedAt: number | undefined
-  /** Records written after `since`, each with its snapshot or undefined when it is gone. */
-  services: readonly (readonly [bigint, ServiceSnapshot | undefined])[]
-  jobs: readonly (readonly [bigint, JobSnapshot | undefined])[]
+  /**
+   * Records written after `since`, each with its snapshot or undefined when it is gone. Each is
+   * decoded as it is taken, once: a load of every record then never holds all of them decoded.
+   */
+  services: StoredRecords<ServiceSnapshot>
+  jobs: StoredRecords<JobSnapshot>
   /** Where indexing stood at `revision`; undefined before the writer's first commit. */
   sync: SyncSnapshot | undefined
   /** The other facts of the last commit (the node limits the writer learned). */
@@ -44,12 +49,25 @@ export async function readStoredChanges(database: Database, { since }: { since: 
     return {
       revision: BigInt(meta.get('revision') ?? '0'),
       committedAt: committedAt === undefined ? undefined : Number(committedAt),
-      services: serviceRows.map(([id, snapshot]) => [BigInt(id), decode(snapshot, serviceFromJson, { where, record: `service ${id}` })] as const),
-      jobs: jobRows.map(([id, snapshot]) => [BigInt(id), decode(snapshot, jobFromJson, { where, record: `job ${id}` })] as const),
+      services: decodeRows(serviceRows, serviceFromJson, { where, record: 'service' }),
+      jobs: decodeRows(jobRows, jobFromJson, { where, record: 'job' }),
       sync: sync === undefined ? undefined : decode(sync, syncFromJson, { where, record: 'sync standing' }),
       meta,
     }
   })
+}
+
+function decodeRows<snapshot>(
+  rows: readonly (readonly [string, string | null])[],
+  fromJson: (text: string) => snapshot,
+  { where, record }: { where: string; record: string },
+): StoredRecords<snapshot> {
+  return {
+    count: rows.length,
+    *[Symbol.iterator]() {
+      for (const [id, text] of rows) yield [BigInt(id), decode(text, fromJson, { where, record: `${record} ${id}` })] as const
+    },
+  }
 }
 
 function decode<value>(text: string | null, fromJson: (text: string) => value, at: { where: string; record: string }): value | undefined {
