@@ -3,7 +3,10 @@ import type { LogRangeHint } from '../../chain/rpc/readLogRangeHint.ts'
 export type CreateScanWindowParameters = {
   /** Largest window, in blocks (public 0G RPC: ~9,000; `--log-range` sets it). */
   max?: bigint
-  /** Logs one window should hold at most (default 5,000): what bounds the node's work, the answer's size and the time to apply it. */
+  /**
+   * Logs one window should hold at most (default 2,000): what bounds the node's work, the answer's
+   * size and the time the store takes to apply it in one turn of the event loop (7–10 µs a log).
+   */
   targetLogs?: number
   /** A window read in more than this (default 2,000 ms) is not grown, however few logs it held. */
   slowMs?: number
@@ -34,8 +37,12 @@ export type ScanWindow = {
   rejected(size: bigint, refusal?: ScanWindowRefusal): boolean
 }
 
-/** The first window: a few answers grow it to `max` where logs are sparse, and one dense answer costs the node little. */
-const firstSize = 1_000n
+/**
+ * The first window, before any answer tells the density of logs: seven answers grow it to 9,000
+ * blocks where logs are sparse, and where they are dense (the bench's market: 75 logs a block)
+ * the first answer still holds a few thousand, not the 30,000 a 1,000-block window did.
+ */
+const firstSize = 10n
 
 /**
  * The `eth_getLogs` window: one policy for everything that bounds it.
@@ -54,7 +61,7 @@ const firstSize = 1_000n
  * a call waiting for its slot makes its window slow, so a rate-limited node's windows do not grow
  * past what it answers in time.
  */
-export function createScanWindow({ max = 9_000n, targetLogs = 5_000, slowMs = 2_000, forgetAfter = 100, onLimit }: CreateScanWindowParameters = {}): ScanWindow {
+export function createScanWindow({ max = 9_000n, targetLogs = 2_000, slowMs = 2_000, forgetAfter = 100, onLimit }: CreateScanWindowParameters = {}): ScanWindow {
   let size = firstSize < max ? firstSize : max
   let largestGood = 0n
   let smallestBad: bigint | undefined

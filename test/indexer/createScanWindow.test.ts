@@ -14,8 +14,8 @@ function drive(limit: bigint, requests: number, window = createScanWindow()): bi
 }
 
 test('default', () => {
-  expect(createScanWindow().size()).toBe(1_000n)
-  expect(drive(9_000n, 5).at(-1)).toBe(9_000n)
+  expect(createScanWindow().size()).toBe(100n)
+  expect(drive(9_000n, 8).at(-1)).toBe(9_000n)
 })
 
 describe('rejected', () => {
