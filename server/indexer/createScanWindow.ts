@@ -38,9 +38,9 @@ export type ScanWindow = {
 }
 
 /**
- * The first window, before any answer tells the density of logs: seven answers grow it to 9,000
+ * The first window, before any answer tells the density of logs: ten answers grow it to 9,000
  * blocks where logs are sparse, and where they are dense (the bench's market: 75 logs a block)
- * the first answer still holds a few thousand, not the 30,000 a 1,000-block window did.
+ * the first answer holds hundreds, not the 30,000 a 1,000-block window did.
  */
 const firstSize = 10n
 
