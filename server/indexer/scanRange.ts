@@ -57,7 +57,7 @@ const genesisCreations: CreationCount = { next: { service: 1n, job: 1n }, first:
 
 /**
  * Indexes `fromBlock..toBlock` window by window, applying each as soon as it is fully read, so
- * the cursor only ever stands after a complete window. Each window's size comes from `window`
+ * the cursor only ever stands after a complete block (applyLogs). Each window's size comes from `window`
  * (createScanWindow), told how many logs each answer held and how long it took. A window the node
  * refuses as too large, or does not answer in time (its logs or its records), is retried smaller;
  * after a timeout the node may still be computing the answer nobody waits for, so the next window
@@ -143,7 +143,7 @@ export async function scanRange(
       throw error
     }
     const readMs = performance.now() - readStart
-    applyLogs(store, read)
+    await applyLogs(store, read)
     for (const jobId of read.jobs.keys()) {
       readJobsAt.set(jobId, target)
       jobsRead.add(jobId)
