@@ -57,6 +57,12 @@ export function evaluateTargets({ backfill, lag, rest, memory, fullNode }: Evalu
       actual: backfill.rpcCallsPerJob.toFixed(3),
       met: backfill.rpcCallsPerJob <= 0.1,
     },
+    {
+      name: 'event loop blocked by back-fill',
+      target: '<= 50 ms',
+      actual: `${backfill.loopDelay.maxMs.toFixed(0)} ms`,
+      met: backfill.loopDelay.maxMs <= 50,
+    },
   )
   for (const row of lag) {
     checks.push({

@@ -1,7 +1,7 @@
 import type { Stats } from '../contract/stats.ts'
 import type { BenchChild } from './spawnBenchChild.ts'
 import type { GenerateJobsReturnType } from './generateJobs.ts'
-import type { ServeIndexerMessage } from './serveIndexer.ts'
+import type { LoopDelayFigures, ServeIndexerMessage } from './serveIndexer.ts'
 import type { StartCountingProxyReturnType } from './startCountingProxy.ts'
 
 export type MeasureBackfillParameters = {
@@ -23,6 +23,8 @@ export type BackfillResult = {
   httpRequestsPerJob: number
   rpcCallsPerJob: number
   methods: Record<string, number>
+  /** How late the server's event loop ran a 10 ms timer while back-filling (p50, p99, max). */
+  loopDelay: LoopDelayFigures
   /** The indexed counters equal what the generator planned. */
   consistent: boolean
   /** What differs, when not consistent. */
@@ -79,6 +81,7 @@ export async function measureBackfill(
       httpRequestsPerJob: counts.httpRequests / report.jobs,
       rpcCallsPerJob: counts.rpcCalls / report.jobs,
       methods: counts.methods,
+      loopDelay: report.loopDelay,
       consistent: differences.length === 0,
       mismatch: differences.length === 0 ? null : differences.join('; '),
     },

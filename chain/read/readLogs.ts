@@ -11,6 +11,7 @@ import {
   type Hex,
   type RpcLog,
 } from 'viem'
+import { setImmediate } from 'node:timers/promises'
 import { UndecodableLogError, UnrequestedLogError } from '../../errors/chain.ts'
 
 export type ReadLogsParameters<events extends readonly AbiEvent[]> = {
@@ -26,6 +27,9 @@ export type ReadLogsParameters<events extends readonly AbiEvent[]> = {
   /** Topics after the selector to match (null: any), e.g. `[numberToHex(jobId, { size: 32 })]`. */
   argTopics?: readonly (Hex | null)[] | undefined
 }
+/** Logs decoded in one turn of the event loop: about 10 ms of work. */
+const logsPerTurn = 500
+
 export type ReadLogsReturnType<events extends readonly AbiEvent[]> = GetLogsReturnType<undefined, events, true, bigint, bigint>
 
 type EventDecoder = {
@@ -43,6 +47,8 @@ type EventDecoder = {
  * log of a requested event that does not decode throws UndecodableLogError (naming its block and
  * transaction), and a log the filter did not ask for (another address, event or block: a node
  * that ignores the filter) throws UnrequestedLogError. Inputs must be named (args are keyed by name).
+ * Decoding yields to the event loop every `logsPerTurn` logs: a log costs 10–25 µs, and a
+ * back-fill's answer of 12,000 held requests 340 ms in one turn.
  */
 export async function readLogs<const events extends readonly AbiEvent[]>(
   client: Client,
@@ -71,7 +77,8 @@ export async function readLogs<const events extends readonly AbiEvent[]>(
 
   const addresses = new Set((typeof address === 'string' ? [address] : address).map((item) => item.toLowerCase()))
   const decoded: unknown[] = []
-  for (const log of logs) {
+  for (const [index, log] of logs.entries()) {
+    if (index > 0 && index % logsPerTurn === 0) await setImmediate()
     const [selector, ...argTopics] = log.topics
     const candidates = selector === undefined ? undefined : decoders.get(selector)
     const blockNumber = log.blockNumber === null ? undefined : BigInt(log.blockNumber)

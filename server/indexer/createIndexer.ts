@@ -8,7 +8,7 @@ import { createScanWindow, type ScanWindow } from './createScanWindow.ts'
 import { createSelfCheck, type SelfCheckRepair } from './createSelfCheck.ts'
 import { findCommonAncestor } from './findCommonAncestor.ts'
 import { followHeads, type FollowHeadsChange, type FollowHeadsParameters, type HeadFollower } from './followHeads.ts'
-import { checkJobHistory } from './checkJobHistory.ts'
+import { findSuspects } from './findSuspects.ts'
 import { scanRange } from './scanRange.ts'
 
 export type CreateIndexerParameters = {
@@ -207,10 +207,7 @@ export function createIndexer(
     // Every job read since the last check is the chain's at the cursor now, or behind it by events
     // this scan applied: its history must fit it. Jobs read by a scan that failed are checked here
     // too: a later window's failure (creations found missing) may come after theirs was applied.
-    const suspects = [...jobsRead].filter((jobId) => {
-      const stored = store.job(jobId)
-      return stored !== undefined && checkJobHistory(stored.job, stored.events) !== 'consistent'
-    })
+    const suspects = await findSuspects(store, { jobIds: [...jobsRead] })
     jobsRead.clear()
     // The rolling round starts after the initial back-fill, which read every record it holds just
     // now (its suspects, and any a failed repair left, are checked at once): the back-fill is not

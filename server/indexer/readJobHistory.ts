@@ -42,7 +42,7 @@ export async function readJobHistory(
     } catch (cause) {
       const kind = classifyRpcError(cause)
       if (kind !== 'too-large' && kind !== 'timeout') throw cause
-      if (window.rejected(to - from + 1n, readLogRangeHint(cause))) continue
+      if (window.rejected(to - from + 1n, kind === 'timeout' ? { kind: 'timeout' } : readLogRangeHint(cause))) continue
       throw new LogRangeTooLargeError({ fromBlock: from, toBlock: to, reason: kind === 'timeout' ? 'timeout' : 'refused', cause })
     }
     window.succeeded(to - from + 1n)

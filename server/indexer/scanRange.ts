@@ -1,5 +1,6 @@
 import type { Address, Client, Hash } from 'viem'
 import { getBlock, getBlockNumber } from 'viem/actions'
+import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
 import { readLogRangeHint } from '../../chain/rpc/readLogRangeHint.ts'
 import { LogRangeTooLargeError, MissingCreationsError } from '../../errors/chain.ts'
 import type { Store } from '../store/createStore.ts'
@@ -29,6 +30,8 @@ export type ScanRangeParameters = {
    * back-fill through a rate-limited node can take hours.
    */
   readAtMaxAgeMs?: number | undefined
+  /** Head requests tried, after a window timed out, for the node to answer one before the next window (default 3). */
+  idleAttempts?: number | undefined
   /**
    * Every job read is added here as its window is applied, and stays when a later window fails:
    * the caller checks their histories against their records once a scan has gone through.
@@ -57,9 +60,13 @@ const genesisCreations: CreationCount = { next: { service: 1n, job: 1n }, first:
 
 /**
  * Indexes `fromBlock..toBlock` window by window, applying each as soon as it is fully read, so
- * the cursor only ever stands after a complete window. A window the node refuses as too large
- * is retried smaller; any other failure is thrown with the cursor left after the last applied
- * window, so the caller's retry resumes exactly there.
+ * the cursor only ever stands after a complete block (applyLogs). Each window's size comes from `window`
+ * (createScanWindow), told how many logs each answer held and how long it took. A window the node
+ * refuses as too large, or does not answer in time (its logs or its records), is retried smaller;
+ * after a timeout the node may still be computing the answer nobody waits for, so the next window
+ * is sent only once it answers a head request (at most `idleAttempts` tried): sent at once, it
+ * would queue behind that answer and time out in turn. Any other failure is thrown with the cursor
+ * left after the last applied window, so the caller's retry resumes exactly there.
  *
  * Nothing is read at an old block: records are read at the scan's end block, a recent head, and
  * when the scan takes longer than `readAtMaxAgeMs` it asks for the head again and goes on to it,
@@ -84,6 +91,7 @@ export async function scanRange(
     window,
     bloomCheckBlocks,
     readAtMaxAgeMs = 5_000,
+    idleAttempts = 3,
     jobsRead,
     onWindow,
     commit,
@@ -95,9 +103,11 @@ export async function scanRange(
   let targetHash = toBlockHash
   let targetSince = now()
   let from = fromBlock
+  let timedOut = false
   while (from <= target) {
-    if (now() - targetSince >= readAtMaxAgeMs) {
-      const head = await getBlockNumber(client, { cacheTime: 0 })
+    if (timedOut || now() - targetSince >= readAtMaxAgeMs) {
+      const head = await readHead(client, { attempts: timedOut ? idleAttempts : 1 })
+      timedOut = false
       targetSince = now()
       if (head > target) {
         target = head
@@ -107,6 +117,7 @@ export async function scanRange(
     const size = window.size()
     const to = from + size - 1n < target ? from + size - 1n : target
     let read
+    const readStart = performance.now()
     try {
       read = await readWindow(client, {
         registry,
@@ -126,21 +137,41 @@ export async function scanRange(
         firstBlockTimestamp: firstBlock.timestamp,
       })
     } catch (error) {
-      if (error instanceof LogRangeTooLargeError && window.rejected(to - from + 1n, readLogRangeHint(error))) continue
+      const timeout = (error instanceof LogRangeTooLargeError && error.reason === 'timeout') || classifyRpcError(error) === 'timeout'
+      const refusal = timeout ? { kind: 'timeout' as const } : readLogRangeHint(error)
+      if ((timeout || error instanceof LogRangeTooLargeError) && window.rejected(to - from + 1n, refusal)) {
+        timedOut = timeout
+        continue
+      }
       if (error instanceof MissingCreationsError) await rewindForMissingCreations(client, { store, error, firstBlock: firstBlock.number })
       throw error
     }
-    applyLogs(store, read)
+    const readMs = performance.now() - readStart
+    await applyLogs(store, read)
     await commit?.()
     for (const jobId of read.jobs.keys()) {
       readJobsAt.set(jobId, target)
       jobsRead.add(jobId)
     }
-    window.succeeded(to - from + 1n)
+    window.succeeded(to - from + 1n, { logs: read.logs.length, ms: readMs })
     onWindow?.({ fromBlock: from, toBlock: to, logs: read.logs.length })
     from = to + 1n
   }
   return { toBlock: target }
+}
+
+/**
+ * The head, asked up to `attempts` times while the node does not answer in time: after a window
+ * timed out, an answer here means the node is done with it.
+ */
+async function readHead(client: Client, { attempts }: { attempts: number }): Promise<bigint> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await getBlockNumber(client, { cacheTime: 0 })
+    } catch (error) {
+      if (attempt >= attempts || classifyRpcError(error) !== 'timeout') throw error
+    }
+  }
 }
 
 /**

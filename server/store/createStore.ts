@@ -62,7 +62,7 @@ const transactionHashPoolLimit = 256
 /**
  * The in-memory read model: contract-shaped records ready to serve, indexes for the readers,
  * counters derived from events, and the cursor. Every mutation is synchronous, so a reader never
- * sees a half-applied window.
+ * sees one half done (applyLogs applies a window in slices of whole blocks).
  *
  * Memory per job is kept low (npm run bench, section 5): a job is its served record plus its
  * packed history (where it was created and last touched is read from it), kept in arrays sorted

@@ -14,7 +14,8 @@ function drive(limit: bigint, requests: number, window = createScanWindow()): bi
 }
 
 test('default', () => {
-  expect(createScanWindow().size()).toBe(9_000n)
+  expect(createScanWindow().size()).toBe(10n)
+  expect(drive(9_000n, 11).at(-1)).toBe(9_000n)
 })
 
 describe('rejected', () => {
@@ -33,8 +34,9 @@ describe('rejected', () => {
 describe('succeeded', () => {
   test('a window clipped at the end of the range does not shrink the next one', () => {
     const window = createScanWindow({ max: 100n })
-    window.succeeded(7n)
-    expect(window.size()).toBe(100n)
+    const size = window.size()
+    window.succeeded(size - 3n)
+    expect(window.size()).toBe(size)
   })
 
   test('after forgetAfter successes, a larger size is tried again', () => {
@@ -64,5 +66,65 @@ describe('a refusal naming the limit', () => {
     expect(window.limit()).toBeUndefined()
     const sizes = drive(9_000n, 20, window)
     expect(sizes.at(-1)).toBe(9_000n)
+  })
+})
+
+describe('load', () => {
+  test('a timeout halves the window, and small fast answers grow it back to the largest', () => {
+    const window = createScanWindow({ max: 8_000n })
+    window.succeeded(500n, { logs: 100, ms: 50 })
+    // Fewer logs than answered fast before: the node was busy, the answer was not too big.
+    expect(window.rejected(1_000n, { kind: 'timeout' })).toBe(true)
+    expect(window.size()).toBe(500n)
+    const sizes: bigint[] = []
+    for (let answer = 0; answer < 6; answer += 1) {
+      window.succeeded(window.size(), { logs: 10, ms: 50 })
+      sizes.push(window.size())
+    }
+    expect(sizes).toEqual([1_000n, 2_000n, 4_000n, 8_000n, 8_000n, 8_000n])
+  })
+
+  test('a slow answer does not grow the window, however few logs it held', () => {
+    const window = createScanWindow({ slowMs: 1_000 })
+    window.succeeded(1_000n, { logs: 0, ms: 1_500 })
+    expect(window.size()).toBe(1_000n)
+  })
+
+  test('a dense answer sizes the next window to the logs aimed at', () => {
+    const window = createScanWindow({ targetLogs: 5_000 })
+    window.succeeded(1_000n, { logs: 20_000, ms: 100 })
+    expect(window.size()).toBe(250n)
+  })
+
+  test('the answer after a timeout tells how many logs were too many; windows aim at half of that', () => {
+    const window = createScanWindow({ targetLogs: 5_000 })
+    window.rejected(1_000n, { kind: 'timeout' })
+    // 500 blocks held 1,000 logs: the 1,000 refused held about 2,000, so windows aim at 1,000.
+    window.succeeded(500n, { logs: 1_000, ms: 100 })
+    expect(window.size()).toBe(500n)
+    window.succeeded(500n, { logs: 100, ms: 100 })
+    expect(window.size()).toBe(1_000n)
+    window.succeeded(1_000n, { logs: 1_000, ms: 100 })
+    expect(window.size()).toBe(1_000n)
+  })
+
+  test('a refusal naming a count of results aims at half of it; forgotten after forgetAfter answers', () => {
+    const window = createScanWindow({ targetLogs: 5_000, forgetAfter: 3 })
+    window.rejected(1_000n, { kind: 'answer', logs: 2_000n })
+    expect(window.size()).toBe(500n)
+    window.succeeded(500n, { logs: 2_000, ms: 100 })
+    expect(window.size()).toBe(250n)
+    window.succeeded(250n, { logs: 1_000, ms: 100 })
+    window.succeeded(250n, { logs: 1_000, ms: 100 })
+    expect(window.size()).toBe(500n)
+  })
+
+  test('a load refusal is no range limit: the window may grow past it again', () => {
+    const window = createScanWindow({ max: 9_000n })
+    window.rejected(1_000n, { kind: 'timeout' })
+    window.succeeded(500n, { logs: 1, ms: 10 })
+    for (let answer = 0; answer < 6; answer += 1) window.succeeded(window.size(), { logs: 0, ms: 10 })
+    expect(window.size()).toBe(9_000n)
+    expect(window.limit()).toBeUndefined()
   })
 })

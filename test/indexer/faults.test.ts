@@ -30,7 +30,8 @@ test('through a node that drops, throttles, fails, stalls and refuses wide range
   const { rpcUrl, deployment } = devnet
   const node = createPublicClient({ transport: http(rpcUrl, { batch: true }) })
   const market = createMarketDriver({ rpcUrl, deployment })
-  proxy = await startFaultProxy({ target: rpcUrl, faultRate: 0.25, maxLogRange: 20n, delayMs: clientTimeoutMs + 500, seed: 7 })
+  // Under 10 blocks: the first window (createScanWindow) is refused for its range already.
+  proxy = await startFaultProxy({ target: rpcUrl, faultRate: 0.25, maxLogRange: 5n, delayMs: clientTimeoutMs + 500, seed: 7 })
   indexer = createTestIndexer({
     rpcUrl: proxy.url,
     deployment,

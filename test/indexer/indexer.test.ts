@@ -44,6 +44,44 @@ describe('restart', () => {
 })
 
 describe('applyLogs', () => {
+  test('a window applied in slices: between them readers see whole blocks up to the cursor, and the end is the market', async () => {
+    const store = createStore({ pollIntervalMs: 200, chainId: deployment.chainId, network: 'devnet' })
+    const read = await readWindow(node, {
+      registry: deployment.registry,
+      escrow: deployment.escrow,
+      arbiter: deployment.arbiter,
+      fromBlock: BigInt(deployment.deployBlock),
+      toBlock: await getBlockNumber(node, { cacheTime: 0 }),
+      creations: store.sync.creations,
+      firstBlockTimestamp: (await getBlock(node, { blockNumber: BigInt(deployment.deployBlock) })).timestamp,
+    })
+    const seen: { cursor: bigint; events: number; jobs: number; creationsNext: bigint | undefined }[] = []
+    let applying = true
+    const watch = (): void => {
+      const cursor = store.sync.cursor
+      if (cursor !== undefined) {
+        const events = store.jobIds.reduce((sum, jobId) => sum + (store.job(jobId)?.events.length ?? 0), 0)
+        seen.push({ cursor: cursor.number, events, jobs: store.jobIds.length, creationsNext: store.sync.creations.next.job })
+      }
+      if (applying) setImmediate(watch)
+    }
+    setImmediate(watch)
+    await applyLogs(store, read, { logsPerSlice: 5 })
+    applying = false
+    expect(snapshotStore(store)).toEqual(chain)
+
+    const cursors = [...new Set(seen.map(({ cursor }) => cursor))]
+    expect(cursors.length).toBeGreaterThan(3)
+    for (const { cursor, events, jobs, creationsNext } of seen) {
+      // Every job event of the blocks up to the cursor, none after; every job created up to it.
+      const jobLogs = read.logs.filter((log) => log.blockNumber <= cursor && 'jobId' in log.args)
+      expect(events).toBe(jobLogs.length)
+      const created = jobLogs.filter((log) => log.eventName === 'JobCreated').length
+      expect(jobs).toBe(created)
+      expect(creationsNext).toBe(BigInt(created) + 1n)
+    }
+  })
+
   test('applying the same range twice changes nothing', async () => {
     const store = createStore({ pollIntervalMs: 200, chainId: deployment.chainId, network: 'devnet' })
     const read = await readWindow(node, {
@@ -55,10 +93,10 @@ describe('applyLogs', () => {
       creations: store.sync.creations,
       firstBlockTimestamp: (await getBlock(node, { blockNumber: BigInt(deployment.deployBlock) })).timestamp,
     })
-    applyLogs(store, read)
+    await applyLogs(store, read)
     const once = snapshotStore(store)
     expect(once).toEqual(chain)
-    applyLogs(store, read)
+    await applyLogs(store, read)
     expect(snapshotStore(store)).toEqual(once)
     expect(store.counters.jobs).toBe(chain.jobs.length)
   })

@@ -1,4 +1,4 @@
-import { RpcRequestError } from 'viem'
+import { ResponseBodyTooLargeError, RpcRequestError } from 'viem'
 import { expect, test } from 'vitest'
 import { readLogRangeHint } from '../../chain/rpc/readLogRangeHint.ts'
 
@@ -15,14 +15,20 @@ const refusals: [message: string, hint: ReturnType<typeof readLogRangeHint>][] =
     { blocks: 2000n, kind: 'limit' },
   ],
   ['query returned more than 10000 results. Try with this block range [0x10, 0x1f].', { blocks: 16n, kind: 'suggestion' }],
-  ['query returned more than 10000 results', undefined],
+  ['query returned more than 10000 results', { kind: 'answer', logs: 10000n }],
+  ['Query returned more than 10,000 logs', { kind: 'answer', logs: 10000n }],
+  ['Log response size exceeded.', { kind: 'answer' }],
+  ['response size exceeds 10 MB', { kind: 'answer' }],
   ['block range is too wide', undefined],
   ['Block range limit exceeded', undefined],
-  ['response size exceeds 10 MB', undefined],
 ]
 
 test.each(refusals)('%s', (message, hint) => {
   expect(readLogRangeHint(new Error(message))).toEqual(hint)
+})
+
+test("viem's own cap on an answer's size is an answer too big", () => {
+  expect(readLogRangeHint(new Error('eth_getLogs failed', { cause: new ResponseBodyTooLargeError({ maxSize: 10_000_000, size: 20_000_000 }) }))).toEqual({ kind: 'answer' })
 })
 
 test("the node's words are found in viem's error, under its wrappers", () => {

@@ -72,6 +72,11 @@ export type StartFaultProxyParameters = {
    * a node computing a huge answer does: past the client's timeout, it is a window too wide.
    */
   slowLogsAbove?: number
+  /**
+   * With `slowLogsAbove`: while a slow answer is held, every request that arrives waits for it to
+   * go out first, as a node computing one answer at a time makes everything queue behind it.
+   */
+  busyWhileSlow?: boolean
 }
 
 export type FaultProxy = {
@@ -82,6 +87,8 @@ export type FaultProxy = {
   requests: () => number
   /** JSON-RPC calls received (a batch counts each of its calls), by method. */
   calls: Record<string, number>
+  /** JSON-RPC calls that arrived while a slow answer was held (`busyWhileSlow`), by method. */
+  callsBehindSlow: Record<string, number>
   /** Most JSON-RPC calls that arrived (served or refused) in any one-second window so far. */
   peakCallsPerSecond: () => number
   setFaultRate: (rate: number) => void
@@ -125,6 +132,7 @@ export async function startFaultProxy({
   stateBlocks,
   rateLimit = Number.POSITIVE_INFINITY,
   slowLogsAbove,
+  busyWhileSlow = false,
 }: StartFaultProxyParameters): Promise<FaultProxy> {
   const counts = Object.fromEntries(faultKinds.map((kind) => [kind, 0])) as FaultCounts
   const random = mulberry32(seed)
@@ -133,6 +141,8 @@ export async function startFaultProxy({
   let lagging = lagRate
   const queued: LogFaultKind[] = []
   const calls: Record<string, number> = {}
+  const callsBehindSlow: Record<string, number> = {}
+  const slowHolds = new Set<Promise<void>>()
   let other: { target: string; chainId: number } | undefined
   let requests = 0
   const timers = new Set<NodeJS.Timeout>()
@@ -184,6 +194,10 @@ export async function startFaultProxy({
     if (parsed === undefined) return post(destination, body)
     const batch = Array.isArray(parsed) ? parsed : [parsed]
     for (const { method } of batch) calls[method] = (calls[method] ?? 0) + 1
+    if (busyWhileSlow && slowHolds.size > 0) {
+      for (const { method } of batch) callsBehindSlow[method] = (callsBehindSlow[method] ?? 0) + 1
+      while (slowHolds.size > 0) await Promise.all(slowHolds)
+    }
     // One backend serves a whole HTTP request, as behind a load balancer.
     const laggedHead = random() < lagging ? (await blockNumber(destination)) - lagBlocks : undefined
     if (laggedHead !== undefined) counts.lagging += 1
@@ -217,7 +231,10 @@ export async function startFaultProxy({
     })
     if (heavy) {
       counts.slowLogs += 1
-      await hold(delayMs)
+      const held = hold(delayMs)
+      slowHolds.add(held)
+      await held
+      slowHolds.delete(held)
     }
     const responses = batch.map((request) => {
       const response = answered.get(request) ?? forwarded.get(request.id)
@@ -336,6 +353,7 @@ export async function startFaultProxy({
     counts,
     requests: () => requests,
     calls,
+    callsBehindSlow,
     peakCallsPerSecond: callRate.peak,
     setFaultRate: (next) => {
       rate = next
