@@ -112,7 +112,10 @@ export function createScanWindow({ max = 9_000n, targetLogs = 2_000, slowMs = 2_
         // Sized to the logs aimed at by this answer's density, at most doubled, never grown when slow.
         const byDensity = answer.logs === 0 ? used * 2n : BigInt(Math.floor((Number(used) * aimLogs) / answer.logs))
         next = byDensity > used * 2n ? used * 2n : byDensity
-        if (next > used && answer.ms > slowMs) next = used
+        // A slow answer holding logs may be slow for them; an empty one was slow for the node's
+        // own reasons (its load, a rate limit's queue), and a timeout shrinks the window anyway:
+        // not growing there would leave a long empty history to be read in the first small windows.
+        if (next > used && answer.ms > slowMs && answer.logs > 0) next = used
         if (smallestBad !== undefined && next >= smallestBad) next = (used + smallestBad) / 2n
       }
       size = clamp(next, 1n, ceiling())

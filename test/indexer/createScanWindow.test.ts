@@ -84,10 +84,12 @@ describe('load', () => {
     expect(sizes).toEqual([1_000n, 2_000n, 4_000n, 8_000n, 8_000n, 8_000n])
   })
 
-  test('a slow answer does not grow the window, however few logs it held', () => {
+  test('a slow answer holding logs does not grow the window, however few; a slow empty one does (the node was slow for its own reasons)', () => {
     const window = createScanWindow({ slowMs: 1_000 })
-    window.succeeded(1_000n, { logs: 0, ms: 1_500 })
+    window.succeeded(1_000n, { logs: 3, ms: 1_500 })
     expect(window.size()).toBe(1_000n)
+    window.succeeded(1_000n, { logs: 0, ms: 1_500 })
+    expect(window.size()).toBe(2_000n)
   })
 
   test('a dense answer sizes the next window to the logs aimed at', () => {
