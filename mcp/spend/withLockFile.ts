@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { open, readFile, rm, stat } from 'node:fs/promises'
 import { LockFileHeldError } from '../../errors/spend.ts'
+import { isProcessAlive } from '../../server/durable/isProcessAlive.ts'
 
 export type WithLockFileParameters = {
   /** Created with O_EXCL while the lock is held, removed after. */
@@ -58,20 +59,11 @@ async function breakIfStale(path: string, staleMs: number): Promise<boolean> {
   if (modified === undefined) return true
   const pid = Number(held.split(' ')[0])
   // A token still being written reads empty for an instant: only its age can make it stale.
-  const holderGone = Number.isSafeInteger(pid) && pid > 0 && !isAlive(pid)
+  const holderGone = Number.isSafeInteger(pid) && pid > 0 && !isProcessAlive(pid)
   if (!holderGone && Date.now() - modified < staleMs) return false
   // Removed only if it is still the lock judged stale, not one taken since.
   if ((await readIfPresent(path)) === held) await rm(path, { force: true })
   return true
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 async function readIfPresent(path: string): Promise<string | undefined> {

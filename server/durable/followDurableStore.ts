@@ -41,7 +41,7 @@ export async function followDurableStore({
   now = Date.now,
 }: FollowDurableStoreParameters): Promise<DurableStoreFollower> {
   await prepareSchema(database, {
-    market: { chainId: config.chainId, registry: config.registry, escrow: config.escrow, arbiter: config.arbiter },
+    market: config,
     readOnly: true,
     onNotice: ({ message }) => onNotice?.(message),
   })

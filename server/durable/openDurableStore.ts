@@ -46,7 +46,7 @@ export async function openDurableStore({ database, config, onNotice, meta, now =
     }
   }
   await prepareSchema(database, {
-    market: { chainId: config.chainId, registry: config.registry, escrow: config.escrow, arbiter: config.arbiter },
+    market: config,
     readOnly: false,
     onNotice: ({ message }) => onNotice?.(message),
   })

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { DataDirLockedError } from '../../errors/durable.ts'
 import type { Database, Query } from './Database.ts'
+import { isProcessAlive } from './isProcessAlive.ts'
 
 /**
  * The embedded store of `--data-dir`: Postgres compiled to WebAssembly (PGlite), in `dataDir/pglite`.
@@ -26,10 +27,7 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
           work((async (sql: string, parameters?: readonly unknown[], options?: { rowMode: 'array' }) =>
             (await transaction.query(sql, parameters as unknown[], options)).rows) as Query),
         ),
-      listen: async (channel, onNotify) => {
-        const unlisten = await pglite.listen(channel, onNotify)
-        return unlisten
-      },
+      listen: (channel, onNotify) => pglite.listen(channel, onNotify),
       close: async () => {
         await pglite.close()
         await releaseLock()
@@ -52,19 +50,10 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const pid = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10)
-      if (Number.isSafeInteger(pid) && pid !== process.pid && isAlive(pid)) throw new DataDirLockedError({ dataDir, pid })
+      if (Number.isSafeInteger(pid) && pid !== process.pid && isProcessAlive(pid)) throw new DataDirLockedError({ dataDir, pid })
       // Left by a process that is gone (a kill -9 leaves it): its data is whole, each window being one transaction.
       await rm(path, { force: true })
     }
   }
   throw new DataDirLockedError({ dataDir, pid: Number.NaN })
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }

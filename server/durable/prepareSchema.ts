@@ -8,7 +8,7 @@ import type { Database } from './Database.ts'
  */
 export const schemaVersion = 1
 
-/** Whose index a store holds: a store of another chain or other contracts is refused, never mixed. */
+/** Whose index a store holds (the configuration's fields of these names): a store of another chain or other contracts is refused, never mixed. */
 export type StoredMarket = { chainId: number; registry: Address; escrow: Address; arbiter: Address }
 
 export type PrepareSchemaParameters = {
@@ -65,7 +65,12 @@ async function layOut(database: Database, market: StoredMarket): Promise<void> {
     await query(`CREATE INDEX tee_market_services_revision ON tee_market_services (revision)`)
     await query(`CREATE INDEX tee_market_jobs_revision ON tee_market_jobs (revision)`)
     await query(`INSERT INTO tee_market_meta (key, value) VALUES ('market', $1), ('revision', '0'), ('schema', $2)`, [
-      JSON.stringify({ ...market, registry: market.registry.toLowerCase(), escrow: market.escrow.toLowerCase(), arbiter: market.arbiter.toLowerCase() }),
+      JSON.stringify({
+        chainId: market.chainId,
+        registry: market.registry.toLowerCase(),
+        escrow: market.escrow.toLowerCase(),
+        arbiter: market.arbiter.toLowerCase(),
+      }),
       String(schemaVersion),
     ])
   })

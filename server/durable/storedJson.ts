@@ -12,21 +12,21 @@ import type { JobSnapshot, ServiceSnapshot, SyncSnapshot } from '../store/StoreW
  * that nothing in a record is ever mistaken for one.
  */
 
-type StoredService = { service: Service; events: readonly ServiceEvent[]; registeredBlock?: string; lastBlock?: string }
+type ServiceJson = { service: Service; events: readonly ServiceEvent[]; registeredBlock?: string; lastBlock?: string }
 /**
  * Each event as `[name, blockNumber, transactionHash, logIndex, timestamp, settled wei or null]`,
  * and for a dispute's events the log with its arguments last: the store packs events into its own
  * slots (their key order is the store's, not this), so their keys need not be kept, and a load
  * reads a fifth less. The record is kept as an object: its key order is what the API serves.
  */
-type StoredEvent =
+type EventJson =
   | readonly [JobEvent['event'], string, JobEvent['transactionHash'], number, string, string | null]
   | readonly [JobEvent['event'], string, JobEvent['transactionHash'], number, string, string | null, DisputeEvent]
-type StoredJob = { job: Job; events: readonly StoredEvent[] }
-type StoredIds = { service?: string; job?: string }
-type StoredSync = Omit<SyncSnapshot, 'cursor' | 'creations' | 'headBlock' | 'recentBlocks' | 'staleServiceIds' | 'staleJobIds'> & {
+type JobJson = { job: Job; events: readonly EventJson[] }
+type IdsJson = { service?: string; job?: string }
+type SyncJson = Omit<SyncSnapshot, 'cursor' | 'creations' | 'headBlock' | 'recentBlocks' | 'staleServiceIds' | 'staleJobIds'> & {
   cursor?: { number: string; hash?: Hash }
-  creations: { next: StoredIds; first: StoredIds; checkedAt?: string }
+  creations: { next: IdsJson; first: IdsJson; checkedAt?: string }
   headBlock?: string
   recentBlocks: readonly (readonly [string, Hash])[]
   staleServiceIds: readonly string[]
@@ -34,28 +34,28 @@ type StoredSync = Omit<SyncSnapshot, 'cursor' | 'creations' | 'headBlock' | 'rec
 }
 
 export function serviceToJson({ service, events, registeredBlock, lastBlock }: ServiceSnapshot): string {
-  return JSON.stringify({ service, events, registeredBlock: registeredBlock?.toString(), lastBlock: lastBlock?.toString() } satisfies StoredService)
+  return JSON.stringify({ service, events, registeredBlock: registeredBlock?.toString(), lastBlock: lastBlock?.toString() } satisfies ServiceJson)
 }
 
 export function serviceFromJson(text: string): ServiceSnapshot {
-  const { service, events, registeredBlock, lastBlock } = JSON.parse(text) as StoredService
+  const { service, events, registeredBlock, lastBlock } = JSON.parse(text) as ServiceJson
   return { service, events, registeredBlock: toBigInt(registeredBlock), lastBlock: toBigInt(lastBlock) }
 }
 
 export function jobToJson({ job, events }: JobSnapshot): string {
   return JSON.stringify({
     job,
-    events: events.map(({ event: { event, blockNumber, transactionHash, logIndex, timestamp }, settledWei, dispute }): StoredEvent => {
+    events: events.map(({ event: { event, blockNumber, transactionHash, logIndex, timestamp }, settledWei, dispute }): EventJson => {
       const settled = settledWei?.toString() ?? null
       return dispute === undefined
         ? [event, blockNumber, transactionHash, logIndex, timestamp, settled]
         : [event, blockNumber, transactionHash, logIndex, timestamp, settled, dispute]
     }),
-  } satisfies StoredJob)
+  } satisfies JobJson)
 }
 
 export function jobFromJson(text: string): JobSnapshot {
-  const { job, events } = JSON.parse(text) as StoredJob
+  const { job, events } = JSON.parse(text) as JobJson
   return {
     job,
     events: events.map(([event, blockNumber, transactionHash, logIndex, timestamp, settledWei, dispute]) => ({
@@ -75,11 +75,11 @@ export function syncToJson({ cursor, creations, headBlock, recentBlocks, staleSe
     recentBlocks: recentBlocks.map(({ number, hash }) => [number.toString(), hash] as const),
     staleServiceIds: staleServiceIds.map(String),
     staleJobIds: staleJobIds.map(String),
-  } satisfies StoredSync)
+  } satisfies SyncJson)
 }
 
 export function syncFromJson(text: string): SyncSnapshot {
-  const { cursor, creations, headBlock, recentBlocks, staleServiceIds, staleJobIds, ...rest } = JSON.parse(text) as StoredSync
+  const { cursor, creations, headBlock, recentBlocks, staleServiceIds, staleJobIds, ...rest } = JSON.parse(text) as SyncJson
   const count: CreationCount = { next: idsFromJson(creations.next), first: idsFromJson(creations.first), checkedAt: toBigInt(creations.checkedAt) }
   return {
     ...rest,
@@ -92,11 +92,11 @@ export function syncFromJson(text: string): SyncSnapshot {
   }
 }
 
-function idsToJson({ service, job }: IdsByKind): StoredIds {
+function idsToJson({ service, job }: IdsByKind): IdsJson {
   return { service: service?.toString(), job: job?.toString() }
 }
 
-function idsFromJson({ service, job }: StoredIds): IdsByKind {
+function idsFromJson({ service, job }: IdsJson): IdsByKind {
   return { service: toBigInt(service), job: toBigInt(job) }
 }
 

@@ -1,6 +1,5 @@
 import type { Hash } from 'viem'
-import type { DisputeEvent } from '../../contract/disputeEvent.ts'
-import type { Job } from '../../contract/job.ts'
+import type { Job, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import { compareUintText } from './compareUintText.ts'
@@ -17,6 +16,7 @@ import {
   logIndexAt,
   noHistory,
   holds,
+  settledWeiAt,
   transactionHashAt,
   type History,
   type HistorySlot,
@@ -151,7 +151,7 @@ export function createStore({
       if (name === 'JobSlashed') slashed = true
       if (name !== 'JobSettled') continue
       settled = true
-      const wei = history[at + 4] as bigint | undefined
+      const wei = settledWeiAt(history, at)
       if (wei !== undefined) counters.totalSettledWei += sign === 1 ? wei : -wei
     }
     if (settled) counters.settledJobs += sign
@@ -251,6 +251,14 @@ export function createStore({
       jobsByBuyer.add(after.buyer.toLowerCase(), entry)
       jobsByService.add(after.serviceId, entry)
     }
+  }
+
+  /** An event's slots in a job's history (see jobHistory.ts), its transaction indexed under the job. */
+  const packEvent = (entry: JobEntry, event: JobEvent, settledWei: bigint | undefined): HistorySlot[] => {
+    const transactionHash = poolTransactionHash(event.transactionHash)
+    jobsByTransaction.add(transactionHash, entry.key)
+    const settled = event.event === 'JobSettled' && settledWei !== undefined ? poolWei(settledWei) : undefined
+    return [eventCode(event), poolValue(event.blockNumber), transactionHash, poolValue(event.timestamp), settled]
   }
 
   const deleteJob = (jobId: bigint, entry: JobEntry): void => {
@@ -376,17 +384,13 @@ export function createStore({
       const entry = findJob(jobs, jobKey(jobId))
       if (entry === undefined) throw new RangeError(`Job ${jobId} must be stored before its events.`)
       const { history } = entry
-      const code = eventCode(event)
       // Within the chain the store holds (a rollback drops what lies above the common ancestor),
       // a block number and a log index name one log.
       if (holds(history, event)) return
-      const transactionHash = poolTransactionHash(event.transactionHash)
-      jobsByTransaction.add(transactionHash, entry.key)
       let at = history.length
       while (at > 0 && compareLogs(blockNumberAt(history, at - eventSlots), logIndexAt(history, at - eventSlots), event) > 0) at -= eventSlots
-      const settled = event.event === 'JobSettled' && wei !== undefined ? poolWei(wei) : undefined
       // toSpliced allocates exactly the new length; a push would leave spare capacity per job.
-      setHistory(entry, history.toSpliced(at, 0, code, poolValue(event.blockNumber), transactionHash, poolValue(event.timestamp), settled))
+      setHistory(entry, history.toSpliced(at, 0, ...packEvent(entry, event, wei)))
       if (dispute !== undefined) disputes.add(entry.key, dispute)
     },
 
@@ -523,7 +527,7 @@ export function createStore({
         job: entry.job,
         events: entry.events.map((event, index) => ({
           event,
-          settledWei: history[index * eventSlots + 4] as bigint | undefined,
+          settledWei: settledWeiAt(history, index * eventSlots),
           dispute: disputeEvents.find(({ blockNumber, logIndex }) => blockNumber === event.blockNumber && logIndex === event.logIndex),
         })),
       }
@@ -567,18 +571,10 @@ export function createStore({
       const entry = findJob(jobs, jobKey(jobId)) as JobEntry
       // A snapshot's events are a history this store wrote, oldest first and each log once: packed
       // in one pass (a load puts back every job at once), not inserted one by one as logs arrive.
-      const history: HistorySlot[] = new Array(snapshot.events.length * eventSlots)
-      snapshot.events.forEach(({ event, settledWei }, index) => {
-        const transactionHash = poolTransactionHash(event.transactionHash)
-        jobsByTransaction.add(transactionHash, entry.key)
-        const at = index * eventSlots
-        history[at] = eventCode(event)
-        history[at + 1] = poolValue(event.blockNumber)
-        history[at + 2] = transactionHash
-        history[at + 3] = poolValue(event.timestamp)
-        history[at + 4] = event.event === 'JobSettled' && settledWei !== undefined ? poolWei(settledWei) : undefined
-      })
-      setHistory(entry, history)
+      setHistory(
+        entry,
+        snapshot.events.flatMap(({ event, settledWei }) => packEvent(entry, event, settledWei)),
+      )
       for (const { dispute } of snapshot.events) if (dispute !== undefined) disputes.add(entry.key, dispute)
     },
 

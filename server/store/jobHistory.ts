@@ -38,6 +38,11 @@ export function transactionHashAt(history: History, at: number): string {
   return history[at + 2] as string
 }
 
+/** The wei a JobSettled event settled (`paidToSeller + protocolFee`); undefined for the others. */
+export function settledWeiAt(history: History, at: number): bigint | undefined {
+  return history[at + 4] as bigint | undefined
+}
+
 export class JobEntry implements StoredJob {
   job: Job
   history: History

@@ -43,18 +43,24 @@ describe('restart', () => {
   })
 })
 
+/** A new store, and the seeded market from its deploy block to the head read as one window. */
+async function readWholeMarket() {
+  const store = createStore({ pollIntervalMs: 200, chainId: deployment.chainId, network: 'devnet' })
+  const read = await readWindow(node, {
+    registry: deployment.registry,
+    escrow: deployment.escrow,
+    arbiter: deployment.arbiter,
+    fromBlock: BigInt(deployment.deployBlock),
+    toBlock: await getBlockNumber(node, { cacheTime: 0 }),
+    creations: store.sync.creations,
+    firstBlockTimestamp: (await getBlock(node, { blockNumber: BigInt(deployment.deployBlock) })).timestamp,
+  })
+  return { store, read }
+}
+
 describe('applyLogs', () => {
   test('a window applied in slices: between them readers see whole blocks up to the cursor, and the end is the market', async () => {
-    const store = createStore({ pollIntervalMs: 200, chainId: deployment.chainId, network: 'devnet' })
-    const read = await readWindow(node, {
-      registry: deployment.registry,
-      escrow: deployment.escrow,
-      arbiter: deployment.arbiter,
-      fromBlock: BigInt(deployment.deployBlock),
-      toBlock: await getBlockNumber(node, { cacheTime: 0 }),
-      creations: store.sync.creations,
-      firstBlockTimestamp: (await getBlock(node, { blockNumber: BigInt(deployment.deployBlock) })).timestamp,
-    })
+    const { store, read } = await readWholeMarket()
     const seen: { cursor: bigint; events: number; jobs: number; creationsNext: bigint | undefined }[] = []
     let applying = true
     const watch = (): void => {
@@ -83,16 +89,7 @@ describe('applyLogs', () => {
   })
 
   test('applying the same range twice changes nothing', async () => {
-    const store = createStore({ pollIntervalMs: 200, chainId: deployment.chainId, network: 'devnet' })
-    const read = await readWindow(node, {
-      registry: deployment.registry,
-      escrow: deployment.escrow,
-      arbiter: deployment.arbiter,
-      fromBlock: BigInt(deployment.deployBlock),
-      toBlock: await getBlockNumber(node, { cacheTime: 0 }),
-      creations: store.sync.creations,
-      firstBlockTimestamp: (await getBlock(node, { blockNumber: BigInt(deployment.deployBlock) })).timestamp,
-    })
+    const { store, read } = await readWholeMarket()
     await applyLogs(store, read)
     const once = snapshotStore(store)
     expect(once).toEqual(chain)
