@@ -93,7 +93,9 @@ const builds = {
     ...node,
     skipNodeModulesBundle: true,
     noExternal: [],
-    entry: { serve: 'server/main.ts', 'mcp-hosted': 'mcp/hosted/main.ts', seller: 'devnet/seller/main.ts' },
+    // The data dir's database runs on a worker thread from a file of its own, beside the bundles
+    // (startPgliteWorker finds it there).
+    entry: { serve: 'server/main.ts', 'mcp-hosted': 'mcp/hosted/main.ts', seller: 'devnet/seller/main.ts', pgliteWorker: 'server/durable/pgliteWorker.ts' },
     outDir: 'dist/app',
     clean: true,
   },

@@ -15,7 +15,7 @@ export type ServeDurableScaleOptions =
 
 export type ServeDurableScaleMessage =
   | { type: 'written'; jobs: number; commitMs: number[]; fillMs: number; heapBytesPerJob: number }
-  | { type: 'loaded'; jobs: number; openMs: number; loadMs: number; readMs: number; applyMs: number; heapBytesPerJob: number; rssBytesPerJob: number }
+  | { type: 'loaded'; jobs: number; openMs: number; loadMs: number; applyMs: number; heapBytesPerJob: number; rssBytesPerJob: number }
 
 const config = {
   chainId: 31337,
@@ -74,7 +74,6 @@ if (options.mode === 'write') {
     jobs,
     openMs,
     loadMs,
-    readMs: durable.loaded.readMs,
     applyMs: durable.loaded.applyMs,
     heapBytesPerJob: Math.round((after.heapUsed - before.heapUsed) / jobs),
     rssBytesPerJob: Math.round((after.rss - before.rss) / jobs),

@@ -42,3 +42,14 @@ export class WriterSessionLostError extends BaseError {
     })
   }
 }
+
+/** A statement the data dir's database (PGlite, on its own thread) refused, or that thread stopped. */
+export class EmbeddedDatabaseError extends BaseError {
+  override name = 'EmbeddedDatabaseError'
+  /** The SQLSTATE PGlite gave, when it gave one. */
+  readonly sqlState: string | undefined
+  constructor({ where, message, sqlState }: { where: string; message: string; sqlState?: string | undefined }) {
+    super(`The data dir's database in ${where}: ${message}`, { code: 'embedded_database_failed' })
+    this.sqlState = sqlState
+  }
+}

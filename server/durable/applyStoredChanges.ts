@@ -1,13 +1,19 @@
-import type { StoreWriter } from '../store/StoreWriter.ts'
-import type { StoredChanges } from './readStoredChanges.ts'
+import type { StoreWriter, SyncSnapshot } from '../store/StoreWriter.ts'
+import type { StoredPage } from './readStoredChanges.ts'
+
+/** Puts a page of stored records into the store, in one synchronous pass. */
+export function applyStoredPage(store: StoreWriter, page: StoredPage): void {
+  if (page.kind === 'services') for (const [serviceId, snapshot] of page.records) store.restoreService(serviceId, snapshot)
+  else for (const [jobId, snapshot] of page.records) store.restoreJob(jobId, snapshot)
+}
 
 /**
- * Puts what was read into the store in one synchronous pass, so a reader sees the store before
- * the commit or after it, never between. `sync` says which of where indexing stood to take.
+ * Puts a commit's pages and where indexing stood into the store in one synchronous pass, so a
+ * reader sees the store before the commit or after it, never between. `standing` says which of
+ * where indexing stood to take.
  */
-export function applyStoredChanges(store: StoreWriter, { services, jobs, sync }: StoredChanges, { standing }: { standing: 'all' | 'resume' }): void {
-  for (const [serviceId, snapshot] of services) store.restoreService(serviceId, snapshot)
-  for (const [jobId, snapshot] of jobs) store.restoreJob(jobId, snapshot)
+export function applyStoredChanges(store: StoreWriter, { pages, sync }: { pages: readonly StoredPage[]; sync: SyncSnapshot | undefined }, { standing }: { standing: 'all' | 'resume' }): void {
+  for (const page of pages) applyStoredPage(store, page)
   if (sync === undefined) return
   if (standing === 'all') return store.restoreSync(sync)
   // A restarted writer resumes from the cursor, but is ready again only once its own polls reach

@@ -1,10 +1,10 @@
 import type { Config } from '../../config/ConfigSchema.ts'
 import { createStore, type Store } from '../store/createStore.ts'
-import { applyStoredChanges } from './applyStoredChanges.ts'
+import { applyStoredChanges, applyStoredPage } from './applyStoredChanges.ts'
 import { commitChannel } from './createStoreCommitter.ts'
 import type { Database } from './Database.ts'
 import { prepareSchema } from './prepareSchema.ts'
-import { readStoredChanges } from './readStoredChanges.ts'
+import { readStoredChanges, type StoredPage } from './readStoredChanges.ts'
 
 export type FollowDurableStoreParameters = {
   database: Database
@@ -51,10 +51,14 @@ export async function followDurableStore({
   let again = false
 
   const look = async (): Promise<void> => {
-    const changes = await readStoredChanges(database, { since: revision })
+    // The first look loads everything, page by page as it arrives (the replica is not ready before
+    // it ends); each later one holds a commit's pages and applies them at once.
+    const loading = revision < 0n
+    const pages: StoredPage[] = []
+    const changes = await readStoredChanges(database, { since: revision, take: (page) => (loading ? applyStoredPage(store, page) : pages.push(page)) })
     const checkedAt = now()
     if (changes.revision !== revision) {
-      applyStoredChanges(store, changes, { standing: 'all' })
+      applyStoredChanges(store, { pages, sync: changes.sync }, { standing: 'all' })
       revision = changes.revision
       store.followedWriter({ revision, behindWriterMs: Math.max(0, checkedAt - (changes.committedAt ?? checkedAt)), checkedAt })
     } else if (store.sync.replica !== undefined) {

@@ -1,12 +1,15 @@
 import { mkdir, open, readFile, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
 import { DataDirLockedError } from '../../errors/durable.ts'
+import { createSessionQueue } from './createSessionQueue.ts'
 import type { Database, Query } from './Database.ts'
 import { isProcessAlive } from './isProcessAlive.ts'
+import { startPgliteWorker } from './startPgliteWorker.ts'
 
 /**
- * The embedded store of `--data-dir`: Postgres compiled to WebAssembly (PGlite), in `dataDir/pglite`.
+ * The embedded store of `--data-dir`: Postgres compiled to WebAssembly (PGlite), in `dataDir/pglite`,
+ * run on a worker thread (pgliteWorker.ts) so that its statements, synchronous WebAssembly, do not
+ * hold the event loop that serves requests (a 1,000-job window's commit took 50-70 ms of it).
  * PGlite serves the process that opened it only, so `dataDir/writer.pid` (created with O_EXCL)
  * keeps a second process out; one left by a process that died is taken over.
  */
@@ -15,22 +18,27 @@ export async function openPgliteDatabase(dataDir: string): Promise<Database> {
   await mkdir(where, { recursive: true })
   const releaseLock = await lockDataDir(where)
   try {
-    const pglite = await PGlite.create(join(where, 'pglite'))
-    const query: Query = async (sql: string, parameters?: readonly unknown[], options?: { rowMode: 'array' }) =>
-      (await pglite.query(sql, parameters as unknown[], options)).rows as never
+    const worker = await startPgliteWorker({ where, path: join(where, 'pglite') })
+    const send: Query = ((sql: string, parameters?: readonly unknown[], options?: { rowMode: 'array' }) =>
+      worker.ask({ type: 'query', sql, parameters: parameters ?? [], rowMode: options?.rowMode ?? 'object' })) as Query
     return {
       where,
       kind: 'pglite',
-      query,
-      transaction: (work) =>
-        pglite.transaction((transaction) =>
-          work((async (sql: string, parameters?: readonly unknown[], options?: { rowMode: 'array' }) =>
-            (await transaction.query(sql, parameters as unknown[], options)).rows) as Query),
-        ),
-      listen: (channel, onNotify) => pglite.listen(channel, onNotify),
+      ...createSessionQueue(send),
+      listen: async (channel, onNotify) => {
+        const stop = worker.onNotification(channel, onNotify)
+        await worker.ask({ type: 'listen', channel })
+        return async () => {
+          if (stop()) await worker.ask({ type: 'unlisten', channel })
+        }
+      },
       close: async () => {
-        await pglite.close()
-        await releaseLock()
+        try {
+          await worker.ask({ type: 'close' })
+        } finally {
+          await worker.terminate()
+          await releaseLock()
+        }
       },
     }
   } catch (error) {

@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { redactUrl } from '../../config/redactUrl.ts'
+import { createSessionQueue } from './createSessionQueue.ts'
 import type { Database, Query } from './Database.ts'
 
 export type OpenPostgresDatabaseParameters = {
@@ -10,8 +11,8 @@ export type OpenPostgresDatabaseParameters = {
 
 /**
  * A Postgres server (`--database-url`) on one session: the writer's lock, its transactions and a
- * replica's LISTEN all need the same session to mean anything. Statements run one at a time, so
- * a transaction's statements are never interleaved with another caller's.
+ * replica's LISTEN all need the same session to mean anything (statements run one at a time on
+ * it: createSessionQueue).
  */
 export async function openPostgresDatabase({ url, onSessionLost }: OpenPostgresDatabaseParameters): Promise<Database> {
   const client = new pg.Client({ connectionString: url, application_name: 'tee-market' })
@@ -25,7 +26,6 @@ export async function openPostgresDatabase({ url, onSessionLost }: OpenPostgresD
   await client.connect()
   const query: Query = async (sql: string, parameters?: readonly unknown[], options?: { rowMode: 'array' }) =>
     (await client.query({ text: sql, values: parameters as unknown[], ...(options?.rowMode === 'array' ? { rowMode: 'array' as const } : {}) })).rows as never
-  let queue: Promise<unknown> = Promise.resolve()
   const listeners = new Map<string, Set<(payload: string) => void>>()
   client.on('notification', ({ channel, payload }) => {
     for (const onNotify of listeners.get(channel) ?? []) onNotify(payload ?? '')
@@ -33,26 +33,7 @@ export async function openPostgresDatabase({ url, onSessionLost }: OpenPostgresD
   return {
     where: redactUrl(url),
     kind: 'postgres',
-    query: ((sql: string, parameters?: readonly unknown[], options?: { rowMode: 'array' }) => {
-      const result = queue.then(() => query(sql, parameters ?? [], options as { rowMode: 'array' }))
-      queue = result.catch(() => undefined)
-      return result
-    }) as Query,
-    transaction: (work) => {
-      const result = queue.then(async () => {
-        await query('BEGIN')
-        try {
-          const value = await work(query)
-          await query('COMMIT')
-          return value
-        } catch (error) {
-          await query('ROLLBACK').catch(() => undefined)
-          throw error
-        }
-      })
-      queue = result.catch(() => undefined)
-      return result
-    },
+    ...createSessionQueue(query),
     listen: async (channel, onNotify) => {
       const channelListeners = listeners.get(channel) ?? new Set()
       listeners.set(channel, channelListeners)
@@ -69,3 +50,4 @@ export async function openPostgresDatabase({ url, onSessionLost }: OpenPostgresD
     },
   }
 }
+

@@ -169,8 +169,8 @@ async function startIndexing(
         })
   if (durable !== undefined) {
     if (registry !== undefined) addStoreCommitMetrics({ registry, committer: durable.committer })
-    const { services, jobs, cursor, ms, readMs, applyMs } = durable.loaded
-    log.info({ database: database?.where, services, jobs, cursor: cursor?.toString(), loadMs: ms, readMs, applyMs }, cursor === undefined ? 'index empty: back-filling from the first block' : 'index loaded: resuming from its cursor')
+    const { services, jobs, cursor, ms, applyMs } = durable.loaded
+    log.info({ database: database?.where, services, jobs, cursor: cursor?.toString(), loadMs: ms, applyMs }, cursor === undefined ? 'index empty: back-filling from the first block' : 'index loaded: resuming from its cursor')
   }
   indexer = startIndexer(config, {
     rpc: nodes,
