@@ -60,9 +60,12 @@ export type StoreWriter = {
   serviceSnapshot(serviceId: bigint): ServiceSnapshot | undefined
   jobSnapshot(jobId: bigint): JobSnapshot | undefined
   syncSnapshot(): SyncSnapshot
-  /** Puts a service back as it was kept (undefined: it is gone), replacing what the store holds of it. */
+  /**
+   * Puts a service back as it was kept (undefined: it is gone), replacing what the store holds of
+   * it; not a change to write back (`takeChanges`), since it is what the database holds.
+   */
   restoreService(serviceId: bigint, snapshot: ServiceSnapshot | undefined): void
-  /** Puts a job back as it was kept (undefined: it is gone), replacing what the store holds of it. */
+  /** Puts a job back as it was kept, as restoreService does a service. */
   restoreJob(jobId: bigint, snapshot: JobSnapshot | undefined): void
   /** Takes where indexing stands from what was kept (a restart) or what the writer wrote (a replica). */
   restoreSync(snapshot: SyncSnapshot): void

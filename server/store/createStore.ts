@@ -161,8 +161,22 @@ export function createStore({
 
   let changedServiceIds = new Set<bigint>()
   let changedJobIds = new Set<bigint>()
-  const serviceChanged = trackChanges ? (serviceId: bigint): void => void changedServiceIds.add(serviceId) : (): void => undefined
-  const jobChanged = trackChanges ? (entry: JobEntry): void => void changedJobIds.add(BigInt(entry.job.jobId)) : (): void => undefined
+  // A restore puts back what the database holds: nothing of it is to be written back.
+  let tracking = trackChanges
+  const serviceChanged = (serviceId: bigint): void => {
+    if (tracking) changedServiceIds.add(serviceId)
+  }
+  const jobChanged = (entry: JobEntry): void => {
+    if (tracking) changedJobIds.add(BigInt(entry.job.jobId))
+  }
+  const restoring = (restore: () => void): void => {
+    tracking = false
+    try {
+      restore()
+    } finally {
+      tracking = trackChanges
+    }
+  }
 
   /** Replaces a job's history: the counters, the transaction index and the dispute's events follow. */
   const setHistory = (entry: JobEntry, history: History): void => {
@@ -376,7 +390,7 @@ export function createStore({
         entry.job = job
         entry.version = changed()
       }
-      if (trackChanges) changedJobIds.add(jobId)
+      if (tracking) changedJobIds.add(jobId)
       staleJobIds.delete(jobId)
     },
 
@@ -554,28 +568,32 @@ export function createStore({
     },
 
     restoreService(serviceId, snapshot) {
-      const held = serviceEntries.get(serviceId)
-      if (held !== undefined) deleteService(serviceId, held)
-      if (snapshot === undefined) return
-      store.putService({ serviceId, service: snapshot.service, block: snapshot.lastBlock, registeredBlock: snapshot.registeredBlock })
-      for (const event of snapshot.events) store.addServiceEvent({ serviceId, event })
+      restoring(() => {
+        const held = serviceEntries.get(serviceId)
+        if (held !== undefined) deleteService(serviceId, held)
+        if (snapshot === undefined) return
+        store.putService({ serviceId, service: snapshot.service, block: snapshot.lastBlock, registeredBlock: snapshot.registeredBlock })
+        for (const event of snapshot.events) store.addServiceEvent({ serviceId, event })
+      })
     },
 
     restoreJob(jobId, snapshot) {
-      if (snapshot === undefined) {
-        const held = findJob(jobs, jobKey(jobId))
-        if (held !== undefined) deleteJob(jobId, held)
-        return
-      }
-      store.putJob({ jobId, job: snapshot.job })
-      const entry = findJob(jobs, jobKey(jobId)) as JobEntry
-      // A snapshot's events are a history this store wrote, oldest first and each log once: packed
-      // in one pass (a load puts back every job at once), not inserted one by one as logs arrive.
-      setHistory(
-        entry,
-        snapshot.events.flatMap(({ event, settledWei }) => packEvent(entry, event, settledWei)),
-      )
-      for (const { dispute } of snapshot.events) if (dispute !== undefined) disputes.add(entry.key, dispute)
+      restoring(() => {
+        if (snapshot === undefined) {
+          const held = findJob(jobs, jobKey(jobId))
+          if (held !== undefined) deleteJob(jobId, held)
+          return
+        }
+        store.putJob({ jobId, job: snapshot.job })
+        const entry = findJob(jobs, jobKey(jobId)) as JobEntry
+        // A snapshot's events are a history this store wrote, oldest first and each log once: packed
+        // in one pass (a load puts back every job at once), not inserted one by one as logs arrive.
+        setHistory(
+          entry,
+          snapshot.events.flatMap(({ event, settledWei }) => packEvent(entry, event, settledWei)),
+        )
+        for (const { dispute } of snapshot.events) if (dispute !== undefined) disputes.add(entry.key, dispute)
+      })
     },
 
     restoreSync({ recentBlocks: blocks, staleServiceIds: staleServices, staleJobIds: staleJobs, ...standing }) {
