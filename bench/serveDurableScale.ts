@@ -39,7 +39,7 @@ const heap = (): { heapUsed: number; rss: number } => {
   return { heapUsed, rss }
 }
 const open = (target: DurableScaleTarget): Promise<Database> | undefined =>
-  'dataDir' in target ? openPgliteDatabase(target.dataDir) : 'databaseUrl' in target ? openPostgresDatabase({ url: target.databaseUrl }) : undefined
+  'dataDir' in target ? openPgliteDatabase(target.dataDir) : 'databaseUrl' in target ? openPostgresDatabase({ url: target.databaseUrl, onSessionLost: 'stop' }) : undefined
 
 const before = heap()
 if (options.mode === 'write') {

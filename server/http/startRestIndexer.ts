@@ -70,8 +70,12 @@ export async function startRestIndexer(
   const pages = Promise.all([buildDocsHtml({ openApiPath, title }), readExplorerAssets()])
   pages.catch(() => undefined)
   const database = await openDatabase(config, {
-    // Commits (a writer) or looks (a replica) fail from here on, so polls fail and readiness says so.
-    onSessionLost: (error) => log.error({ err: error.message }, 'database session lost: this process no longer writes or follows the index'),
+    // A writer's commits fail from here on, so its polls fail and readiness says so; a replica's
+    // next look reconnects.
+    onSessionLost: (error) =>
+      config.readOnly
+        ? log.warn({ err: error.message }, 'database session lost: reconnecting at the next look')
+        : log.error({ err: error.message }, 'database session lost: this process no longer writes the index'),
   })
   const source = await (config.readOnly
     ? followIndex(config, { database: database as Database, log })

@@ -67,7 +67,7 @@ describe.each([
     'Postgres',
     async () => {
       postgresUrl = await postgres.createDatabase('load_test')
-      return () => openPostgresDatabase({ url: postgresUrl })
+      return () => openPostgresDatabase({ url: postgresUrl, onSessionLost: 'stop' })
     },
   ],
 ] as const)('%s', (name, prepare) => {
@@ -93,7 +93,7 @@ describe.each([
 })
 
 test('a replica loads from Postgres what the writer served', async () => {
-  const database = await openPostgresDatabase({ url: postgresUrl })
+  const database = await openPostgresDatabase({ url: postgresUrl, onSessionLost: 'stop' })
   const replica = await followDurableStore({ database, config })
   try {
     expect(replica.store.jobList.length).toBe(jobs)
