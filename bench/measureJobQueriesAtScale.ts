@@ -57,7 +57,7 @@ export async function measureJobQueriesAtScale({ load, jobs = jobQueriesStoreJob
       jobs,
       setup:
         `the REST app (buildApp) on a real socket over a store filled directly with ${jobs.toLocaleString('en-US')} synthetic jobs, no chain ` +
-        '(a hardhat devnet holds about 0.4 MB per job: some 40 GB at this size); the store changes before every request, so no answer is a kept body or a 304',
+        '(generating a devnet of this size takes 7–12 minutes); the store changes before every request, so no answer is a kept body or a 304',
       fillMs,
       heapBytesPerJob,
       pages,
