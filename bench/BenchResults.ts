@@ -8,6 +8,7 @@ import type { JobQueriesAtScaleResult } from './measureJobQueriesAtScale.ts'
 import type { LagResult } from './measureLag.ts'
 import type { MemoryResult } from './measureMemory.ts'
 import type { ObservabilityCost } from './measureObservability.ts'
+import type { ServingAtScaleResult } from './measureServingAtScale.ts'
 import type { TlsCost } from './measureTls.ts'
 import type { BenchOptions } from './parseBenchArgs.ts'
 
@@ -37,5 +38,7 @@ export type BenchResults = {
   durableScale: DurableScaleResult | null
   /** `GET /v1/jobs` pages at 100,000 jobs over a store filled directly; null when skipped. */
   jobQueries: JobQueriesAtScaleResult | null
+  /** Heap and serving latency at 10,000, 100,000 and 1,000,000 jobs over stores filled directly; null when skipped. */
+  servingScale: ServingAtScaleResult | null
   targets: TargetCheck[]
 }

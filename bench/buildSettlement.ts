@@ -1,4 +1,4 @@
-import { encodeFunctionData, keccak256, stringToHex } from 'viem'
+import { encodeFunctionData, type Hex, keccak256, stringToHex } from 'viem'
 import { escrowAbi } from '../chain/abi/escrow.ts'
 import { buildAttestationText } from '../chain/attestation/buildAttestationText.ts'
 import { signAttestation } from '../chain/attestation/signAttestation.ts'
@@ -22,13 +22,7 @@ const settlementGas = 600_000n
  */
 export async function buildSettlement({ jobId, service }: BuildSettlementParameters): Promise<BuildSettlementReturnType> {
   const outputRootHash = keccak256(stringToHex(`bench output of job ${jobId}`))
-  const text = buildAttestationText({
-    contentHash: outputRootHash,
-    usageHash: keccak256(stringToHex(`bench usage of job ${jobId}`)),
-    providerType: 'centralized',
-    providerIdentity: service.providerIdentity,
-    tlsCertFingerprint: keccak256(stringToHex(`tls certificate of ${service.providerIdentity}`)),
-  })
+  const text = buildBenchAttestationText({ outputRootHash, usageHash: keccak256(stringToHex(`bench usage of job ${jobId}`)), service })
   const signature = await signAttestation(service.signer, { text })
   return {
     gas: settlementGas,
@@ -38,4 +32,17 @@ export async function buildSettlement({ jobId, service }: BuildSettlementParamet
       args: [jobId, outputRootHash, keccak256(stringToHex(`bench chat ${jobId}`)), text, signature],
     }),
   }
+}
+
+const tlsCertFingerprints = new Map<string, Hex>()
+
+/** A bench seller's attestation text: the output it serves, the usage, and its provider's certificate (one per provider). */
+export function buildBenchAttestationText({ outputRootHash, usageHash, service }: { outputRootHash: Hex; usageHash: Hex; service: BenchService }): Hex {
+  const { providerIdentity } = service
+  let tlsCertFingerprint = tlsCertFingerprints.get(providerIdentity)
+  if (tlsCertFingerprint === undefined) {
+    tlsCertFingerprint = keccak256(stringToHex(`tls certificate of ${providerIdentity}`))
+    tlsCertFingerprints.set(providerIdentity, tlsCertFingerprint)
+  }
+  return buildAttestationText({ contentHash: outputRootHash, usageHash, providerType: 'centralized', providerIdentity, tlsCertFingerprint })
 }

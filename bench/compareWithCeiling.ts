@@ -46,20 +46,7 @@ export type CompareWithCeilingReturnType = CeilingComparison[]
  */
 export async function compareWithCeiling({ origin, serverCpu, targets, load }: CompareWithCeilingParameters): Promise<CompareWithCeilingReturnType> {
   const responses: CannedResponse[] = []
-  for (const target of targets) {
-    const response = await fetch(`${origin}${target.path}`, { method: target.method, body: target.body, headers: target.headers })
-    const body = await response.text()
-    const problem = response.ok ? target.check?.(response.status, body) : `HTTP ${response.status}: ${body.slice(0, 200)}`
-    if (problem !== undefined) throw new BenchChildError(`${target.method} ${target.path} answered wrongly: ${problem}`)
-    responses.push({
-      method: target.method,
-      path: target.path,
-      requestBody: target.body ?? '',
-      status: response.status,
-      contentType: response.headers.get('content-type') ?? 'application/octet-stream',
-      body,
-    })
-  }
+  for (const target of targets) responses.push(await fetchFirstAnswer(origin, target))
 
   const ceiling = spawnBenchChild<CeilingServerMessage>({ entry: 'bench/ceilingServer.ts', name: 'ceiling server', options: { responses } })
   try {
@@ -81,5 +68,21 @@ export async function compareWithCeiling({ origin, serverCpu, targets, load }: C
     return comparisons
   } finally {
     await ceiling.stop()
+  }
+}
+
+/** The target's answer from the server at `origin`, refused (BenchChildError) unless it is a 2xx that passes the target's check. */
+export async function fetchFirstAnswer(origin: string, target: LoadTarget): Promise<CannedResponse> {
+  const response = await fetch(`${origin}${target.path}`, { method: target.method, body: target.body, headers: target.headers })
+  const body = await response.text()
+  const problem = response.ok ? target.check?.(response.status, body) : `HTTP ${response.status}: ${body.slice(0, 200)}`
+  if (problem !== undefined) throw new BenchChildError(`${target.method} ${target.path} answered wrongly: ${problem}`)
+  return {
+    method: target.method,
+    path: target.path,
+    requestBody: target.body ?? '',
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+    body,
   }
 }

@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData, getAbiItem, type GetLogsReturnType, keccak256, parseEther, stringToHex } from 'viem'
+import { type Address, encodeFunctionData, getAbiItem, type GetLogsReturnType, keccak256, stringToHex } from 'viem'
 import { getBlockNumber, getLogs, increaseTime, mine, readContract, setAutomine } from 'viem/actions'
 import { arbiterAbi } from '../chain/abi/arbiter.ts'
 import { escrowAbi } from '../chain/abi/escrow.ts'
@@ -11,8 +11,19 @@ import { buildSettlement } from './buildSettlement.ts'
 import type { BenchClients } from './createBenchClients.ts'
 import { createTransactionSender, type BenchTransaction } from './createTransactionSender.ts'
 import { deployBatchers, type BenchBatchers } from './deployBatchers.ts'
-
-export type BenchOutcome = 'pending' | 'settled' | 'expired' | 'disputed' | 'slashed' | 'disputeFailed'
+import {
+  attestedOutcomes,
+  batchesPerBlock,
+  type BenchOutcome,
+  callsPerBatch,
+  disputedOutcomes,
+  disputeBond,
+  expiringTimeoutSeconds,
+  extraEvents,
+  longTimeoutSeconds,
+  planBenchJob,
+  serviceBond,
+} from './planBenchJob.ts'
 
 export type GenerateJobsParameters = {
   deployment: Deployment
@@ -39,34 +50,6 @@ export type GenerateJobsReturnType = {
   durationMs: number
 }
 
-/**
- * The outcome of the i-th job created, by `i mod 47` (prime to the 50 services, so every service
- * gets every outcome): 32 settled, 5 pending, 4 expired, 2 disputed, 2 slashed, 2 disputes failed.
- */
-const outcomeCycle: readonly BenchOutcome[] = Array.from({ length: 47 }, (_, position): BenchOutcome => {
-  if ([3, 13, 23, 33, 43].includes(position)) return 'pending'
-  if ([7, 17, 27, 37].includes(position)) return 'expired'
-  if ([9, 29].includes(position)) return 'disputed'
-  if ([19, 39].includes(position)) return 'slashed'
-  if ([24, 44].includes(position)) return 'disputeFailed'
-  return 'settled'
-})
-
-/** Escrow and arbiter logs about the job each outcome leaves beyond JobCreated. */
-const extraEvents: Record<BenchOutcome, number> = {
-  pending: 0,
-  expired: 1, // JobExpired
-  settled: 2, // JobAttested, JobSettled
-  disputed: 4, // + JobDisputed, DisputeOpened
-  disputeFailed: 5, // + JobDisputed, DisputeOpened, DisputeFailed
-  slashed: 6, // + JobDisputed, DisputeOpened, JobSlashed, Slashed
-}
-
-const longTimeoutSeconds = 86_400n
-const expiringTimeoutSeconds = 60n
-const disputeBond = parseEther('0.001')
-/** The arbiter's MIN_BOND, staked once per service. */
-const serviceBond = parseEther('5')
 const gas = {
   register: 1_000_000n,
   stake: 150_000n,
@@ -76,9 +59,6 @@ const gas = {
   arbitrate: 400_000n,
   reclaim: 150_000n,
 }
-/** Calls per batch transaction: under 15M gas limit with the batch overhead, two to a 30M-gas block. */
-const callsPerBatch = { createJob: 45, settle: 24, stake: 10, dispute: 50, rotate: 10, arbitrate: 30, reclaim: 50 }
-const batchesPerBlock = 2
 
 const jobCreatedEvent = getAbiItem({ abi: escrowAbi, name: 'JobCreated' })
 const prompts = ['Summarise this paragraph.', 'Translate to French: good morning.', 'Write a haiku about rain.', 'List three sorting algorithms.']
@@ -164,12 +144,7 @@ export async function generateJobs(
   )
 
   const buyers = benchAccounts.buyers
-  const planned: PlannedJob[] = Array.from({ length: jobs }, (_, index) => ({
-    index,
-    outcome: outcomeCycle[index % outcomeCycle.length] as BenchOutcome,
-    service: benchServices[index % benchServices.length] as BenchService,
-    buyer: buyers[index % buyers.length] as Address,
-  }))
+  const planned: PlannedJob[] = Array.from({ length: jobs }, (_, index) => ({ index, ...planBenchJob(index) }))
   const firstJobBlock = (await getBlockNumber(clients.public)) + 1n
   await phase('create jobs', inBatches(planned, ({ buyer }) => buyer, callsPerBatch.createJob), ({ owner, items }) =>
     batchers.batch(owner, {
@@ -193,14 +168,14 @@ export async function generateJobs(
 
   const withOutcome = (...outcomes: BenchOutcome[]): PlannedJob[] => planned.filter((job) => outcomes.includes(job.outcome))
   const jobIdOf = (job: PlannedJob): bigint => job.jobId as bigint
-  const settledOnes = withOutcome('settled', 'disputed', 'slashed', 'disputeFailed')
+  const settledOnes = withOutcome(...attestedOutcomes)
   await phase('settle jobs', inBatches(settledOnes, ({ service }) => service.seller, callsPerBatch.settle), async ({ owner, items }) =>
     batchers.batch(owner, {
       target: escrow,
       calls: await Promise.all(items.map((job) => buildSettlement({ jobId: jobIdOf(job), service: job.service }))),
     }),
   )
-  await phase('dispute jobs', inBatches(withOutcome('disputed', 'slashed', 'disputeFailed'), ({ buyer }) => buyer, callsPerBatch.dispute), ({ owner, items }) =>
+  await phase('dispute jobs', inBatches(withOutcome(...disputedOutcomes), ({ buyer }) => buyer, callsPerBatch.dispute), ({ owner, items }) =>
     batchers.batch(owner, {
       target: escrow,
       calls: items.map((job) => ({

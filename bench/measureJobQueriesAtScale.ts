@@ -48,7 +48,7 @@ export async function measureJobQueriesAtScale({ load, jobs = jobQueriesStoreJob
         page('Settled (one index, nothing skipped)', 'state=3&limit=50'),
         page("a seller's Settled", `seller=${seller}&state=3&limit=50`),
         page("a buyer's", `buyer=${buyer}&limit=50`),
-        page("a buyer's Slashed (rare: the buyer's ~500 walked)", `buyer=${buyer}&state=6&limit=50`, 1),
+        page("a buyer's Slashed (rare: ~1,200 of the buyer's jobs walked)", `buyer=${buyer}&state=6&limit=50`, 1),
         page("a service's Disputed or Slashed", `serviceId=${serviceId}&state=5,6&limit=50`),
         page(`Settled, ${deepPageAt.toLocaleString('en-US')} deep`, `state=3&limit=50&cursor=${deepCursor}`),
       ],
@@ -57,7 +57,7 @@ export async function measureJobQueriesAtScale({ load, jobs = jobQueriesStoreJob
       jobs,
       setup:
         `the REST app (buildApp) on a real socket over a store filled directly with ${jobs.toLocaleString('en-US')} synthetic jobs, no chain ` +
-        '(a hardhat devnet holds about 0.4 MB per job: some 40 GB at this size); the store changes before every request, so no answer is a kept body or a 304',
+        '(generating a devnet of this size takes 7–12 minutes); the store changes before every request, so no answer is a kept body or a 304',
       fillMs,
       heapBytesPerJob,
       pages,

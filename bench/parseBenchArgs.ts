@@ -2,8 +2,11 @@ import { parseArgs } from 'node:util'
 import { BenchArgumentError } from '../errors/bench.ts'
 
 /** Stages a run may leave out (generation, back-fill and memory always run: the others need them). */
-export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode', 'jobqueries', 'durability'] as const
+export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode', 'jobqueries', 'durability', 'servingscale'] as const
 export type SkippableStage = (typeof skippableStages)[number]
+
+/** The store sizes the issue asks serving and heap to be measured at (a quick run stops at 100,000). */
+export const servingScaleJobs = [10_000, 100_000, 1_000_000] as const
 
 export type BenchOptions = {
   quick: boolean
@@ -17,6 +20,12 @@ export type BenchOptions = {
   jobQueriesOnly: boolean
   /** Only the durable store at 100,000 synthetic jobs (no chain). */
   durabilityOnly: boolean
+  /** Only serving and heap at each of `servingJobs` synthetic jobs (no chain). */
+  servingScaleOnly: boolean
+  /** Store sizes of the serving-at-scale stage: the first is the baseline, the last the target size. */
+  servingJobs: number[]
+  /** Node flags for that stage's servers, e.g. `--max-semi-space-size=64` (none by default: Node's own). */
+  servingNodeFlags: string[]
   jobs: number
   /** Measured seconds per endpoint (after the warm-up). */
   durationSec: number
@@ -39,7 +48,7 @@ export type ParseBenchArgsReturnType = BenchOptions
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--duration S] [--warmup S] [--connections C] ' +
   '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--full-node-blocks N] [--cpu-prof DIR] [--out FILE] ' +
-  `[--skip ${skippableStages.join(',')}] [--observability-only] [--tls-only] [--job-queries-only] [--durability-only]`
+  `[--skip ${skippableStages.join(',')}] [--observability-only] [--tls-only] [--job-queries-only] [--durability-only] [--serving-scale-only] [--serving-jobs N,N,...] [--serving-node-flags="--flag ..."]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
 export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnType {
@@ -64,6 +73,9 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         'tls-only': { type: 'boolean', default: false },
         'job-queries-only': { type: 'boolean', default: false },
         'durability-only': { type: 'boolean', default: false },
+        'serving-scale-only': { type: 'boolean', default: false },
+        'serving-jobs': { type: 'string' },
+        'serving-node-flags': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -83,6 +95,8 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     if (!(skippableStages as readonly string[]).includes(stage))
       throw new BenchArgumentError(`--skip takes stages from ${skippableStages.join(', ')}, got "${stage}". ${usage}`)
   }
+  const servingJobs = values['serving-jobs'] === undefined ? servingScaleJobs.slice(0, quick ? 2 : 3) : values['serving-jobs'].split(',').map((value) => Math.floor(number('serving-jobs', value, 0, 1)))
+  if (servingJobs.length < 2) throw new BenchArgumentError(`--serving-jobs takes two sizes or more (the first is the baseline), got "${values['serving-jobs']}". ${usage}`)
   return {
     quick,
     skip: skip as SkippableStage[],
@@ -90,6 +104,9 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     tlsOnly: values['tls-only'] === true,
     jobQueriesOnly: values['job-queries-only'] === true,
     durabilityOnly: values['durability-only'] === true,
+    servingScaleOnly: values['serving-scale-only'] === true,
+    servingJobs,
+    servingNodeFlags: (values['serving-node-flags'] ?? '').split(' ').filter((flag) => flag !== ''),
     jobs: Math.floor(number('jobs', values.jobs, quick ? 2_000 : 10_000, 1)),
     durationSec: number('duration', values.duration, quick ? 3 : 10, 1),
     warmupSec: number('warmup', values.warmup, quick ? 0.5 : 2, 0),

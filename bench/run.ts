@@ -17,6 +17,7 @@ import { measureMemory } from './measureMemory.ts'
 import { measureObservability, printObservabilityTable } from './measureObservability.ts'
 import { measureTls, printTlsTable } from './measureTls.ts'
 import { measureRest } from './measureRest.ts'
+import { measureServingAtScale, printServingAtScale } from './measureServingAtScale.ts'
 import { parseBenchArgs } from './parseBenchArgs.ts'
 import { printTable } from './printTable.ts'
 import { readChildCpu } from './readChildCpu.ts'
@@ -57,6 +58,12 @@ try {
   const jobQueriesProgress = `loading GET /v1/jobs pages over a store filled with ${jobQueriesStoreJobs.toLocaleString('en-US')} jobs (${options.warmupSec} s warm-up + ${options.durationSec} s each)`
   if (options.durabilityOnly) {
     console.log(printDurableScaleTable(await measureDurableScale({ progress })))
+    process.exit(0)
+  }
+  const servingScale = (): ReturnType<typeof measureServingAtScale> =>
+    measureServingAtScale({ load, jobs: options.servingJobs, nodeFlags: options.servingNodeFlags, cpuProfDir: options.cpuProfDir, progress })
+  if (options.servingScaleOnly) {
+    console.log(printServingAtScale(await servingScale()))
     process.exit(0)
   }
   if (options.jobQueriesOnly) {
@@ -192,6 +199,7 @@ try {
         progress,
       })
   const durableScale = options.skip.includes('durability') ? null : await measureDurableScale({ progress })
+  const servingAtScale = options.skip.includes('servingscale') ? null : await servingScale()
 
   const { batchers: _batchers, ...withoutBatchers } = generation
   const results: BenchResults = {
@@ -212,6 +220,7 @@ try {
     durability,
     durableScale,
     jobQueries,
+    servingScale: servingAtScale,
     targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory, fullNode }),
   }
   const resultsPath = resolve(options.resultsPath)
@@ -222,6 +231,7 @@ try {
   if (durability !== null) console.log(`\n${printDurabilityTable(durability)}`)
   if (durableScale !== null) console.log(`\n${printDurableScaleTable(durableScale)}`)
   if (jobQueries !== null) console.log(`\n${printJobQueriesAtScale(jobQueries)}`)
+  if (servingAtScale !== null) console.log(`\n${printServingAtScale(servingAtScale)}`)
   console.log(`\nwritten to ${options.resultsPath} in ${results.durationSec.toFixed(0)} s`)
 } catch (error) {
   console.error(error instanceof BaseError ? `bench: ${error.message}${error.details === undefined ? '' : `\n${error.details}`}` : error)

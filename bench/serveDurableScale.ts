@@ -49,7 +49,7 @@ if (options.mode === 'write') {
   const commitMs: number[] = []
   const startedAt = performance.now()
   for (let from = 1; from <= options.jobs; from += options.window) {
-    fillSyntheticStore(store, { from, to: Math.min(options.jobs, from + options.window - 1) })
+    fillSyntheticStore(store, { from, to: Math.min(options.jobs, from + options.window - 1), jobs: options.jobs })
     store.advance({ number: BigInt(from), hash: undefined })
     if (durable === undefined) continue
     const commitStart = performance.now()

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import { loadConfig } from '../config/loadConfig.ts'
 import { JobSchema } from '../contract/job.ts'
 import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
 import { buildApp } from '../server/http/buildApp.ts'
 import { readServingOptions } from '../server/serving/readServingOptions.ts'
 import { createStore } from '../server/store/createStore.ts'
+import { loadStoreServerConfig } from './loadStoreServerConfig.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
 
 /** One way of serving (plain HTTP, TLS with HTTP/1.1, or TLS with HTTP/2 beside HTTP/1.1), and the id of the one job held. */
@@ -38,15 +38,7 @@ store.putJob({
     inputCommitment: `0x${'ab'.repeat(32)}`,
   }),
 })
-const anyAddress = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
-const config = loadConfig({
-  argv: [
-    '--network', 'devnet', '--chain-id', '31337', '--registry', anyAddress, '--escrow', anyAddress, '--arbiter', anyAddress,
-    '--attestation-verifier', anyAddress, '--start-block', '0', '--host', '127.0.0.1', '--mcp-port', '0', '--log-level', 'silent',
-    ...(variant.tls === null ? [] : ['--tls-cert', variant.tls.certPath, '--tls-key', variant.tls.keyPath]),
-  ],
-  env: {},
-})
+const config = loadStoreServerConfig(variant.tls === null ? [] : ['--tls-cert', variant.tls.certPath, '--tls-key', variant.tls.keyPath])
 const serving = { ...(await readServingOptions(config)), http2: variant.http2 }
 const openApiText = await readFile(fileURLToPath(new URL('../openapi.json', import.meta.url)), 'utf8')
 const app = buildApp({ store, mode: 'production', openApiText, docsHtml: '<!doctype html><title>API reference</title>', serving })

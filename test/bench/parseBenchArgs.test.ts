@@ -1,0 +1,47 @@
+import { describe, expect, test } from 'vitest'
+import { parseBenchArgs } from '../../bench/parseBenchArgs.ts'
+
+test('default', () => {
+  const options = parseBenchArgs([])
+  expect(options.servingScaleOnly).toBe(false)
+  expect(options.servingJobs).toEqual([10_000, 100_000, 1_000_000])
+})
+
+describe('--serving-scale-only', () => {
+  test('runs the stage alone', () => {
+    expect(parseBenchArgs(['--serving-scale-only']).servingScaleOnly).toBe(true)
+  })
+})
+
+describe('--serving-jobs', () => {
+  test('sizes, the first the baseline', () => {
+    expect(parseBenchArgs(['--serving-jobs', '2000,20000']).servingJobs).toEqual([2_000, 20_000])
+  })
+  test('a quick run stops at 100,000', () => {
+    expect(parseBenchArgs(['--quick']).servingJobs).toEqual([10_000, 100_000])
+  })
+  test('one size is refused', () => {
+    expect(() => parseBenchArgs(['--serving-jobs', '1000'])).toThrow(/two sizes or more/)
+  })
+  test('a size that is no number is refused', () => {
+    expect(() => parseBenchArgs(['--serving-jobs', '1000,many'])).toThrow(/--serving-jobs must be a number/)
+  })
+})
+
+describe('--serving-node-flags', () => {
+  test('none by default', () => {
+    expect(parseBenchArgs([]).servingNodeFlags).toEqual([])
+  })
+  test('flags for the stage\'s servers, split at spaces', () => {
+    expect(parseBenchArgs(['--serving-node-flags=--max-semi-space-size=64 --single-threaded-gc']).servingNodeFlags).toEqual([
+      '--max-semi-space-size=64',
+      '--single-threaded-gc',
+    ])
+  })
+})
+
+describe('--skip', () => {
+  test('servingscale leaves the stage out of a full run', () => {
+    expect(parseBenchArgs(['--skip', 'servingscale']).skip).toEqual(['servingscale'])
+  })
+})
