@@ -25,7 +25,8 @@ const jobsPerCall = 24
 /**
  * Jobs mapped in one turn of the event loop: a job costs 30–55 µs (its attestation text is
  * parsed), and the 7,000 jobs of one back-fill window, mapped at once, held requests 250 ms; 500
- * a turn still made 15–25 ms, which a decoded wave (readByIds) and a collection could join.
+ * a turn still made 15–25 ms, to which a wave decoded in the same loop iteration (readByIds) and
+ * a garbage collection could add.
  */
 const jobsPerTurn = 100
 
