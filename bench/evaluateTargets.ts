@@ -60,7 +60,8 @@ export function evaluateTargets({ backfill, lag, rest, memory, fullNode }: Evalu
     {
       name: 'event loop blocked by back-fill',
       target: '<= 50 ms',
-      actual: `${backfill.loopDelay.maxMs.toFixed(0)} ms`,
+      // The thread's own work in its worst stall beside it: on a busy machine the rest is waiting for a core.
+      actual: `${backfill.loopDelay.maxMs.toFixed(0)} ms${backfill.loopDelay.mostRunning === null ? '' : ` (own work ${backfill.loopDelay.mostRunning.runningMs.toFixed(0)} ms)`}`,
       met: backfill.loopDelay.maxMs <= 50,
     },
   )

@@ -1,8 +1,9 @@
 import type { Stats } from '../contract/stats.ts'
 import type { BenchChild } from './spawnBenchChild.ts'
 import type { GenerateJobsReturnType } from './generateJobs.ts'
-import type { LoopDelayFigures, ServeIndexerMessage } from './serveIndexer.ts'
+import type { ServeIndexerMessage } from './serveIndexer.ts'
 import type { StartCountingProxyReturnType } from './startCountingProxy.ts'
+import type { LoopDelayFigures } from './watchEventLoop.ts'
 
 export type MeasureBackfillParameters = {
   /** Counts the server's RPC traffic; reset before the server was started. */
@@ -23,7 +24,7 @@ export type BackfillResult = {
   httpRequestsPerJob: number
   rpcCallsPerJob: number
   methods: Record<string, number>
-  /** How late the server's event loop ran a 10 ms timer while back-filling (p50, p99, max). */
+  /** How late the server's event loop ran a 10 ms timer while back-filling (p50, p99, max), and what held it. */
   loopDelay: LoopDelayFigures
   /** The indexed counters equal what the generator planned. */
   consistent: boolean

@@ -10,6 +10,7 @@ import { percentile } from './percentile.ts'
 import type { ServeDurableMessage, ServeDurableOptions } from './serveDurable.ts'
 import type { ServeDurableScaleMessage, ServeDurableScaleOptions } from './serveDurableScale.ts'
 import { spawnBenchChild, type BenchChild } from './spawnBenchChild.ts'
+import { describeLoopDelay, type LoopDelayFigures } from './watchEventLoop.ts'
 
 export type MeasureDurabilityParameters = {
   clients: BenchClients
@@ -29,6 +30,8 @@ export type DurabilityStart = {
   processReadyMs: number
   heapBytesPerJob: number
   rssBytesPerJob: number
+  /** From listening to ready: how late the event loop ran while back-filling (or catching up) and serving. */
+  loopDelay: LoopDelayFigures
 }
 
 export type DurabilityResult = {
@@ -63,7 +66,7 @@ export async function measureDurability({ clients, deployment, batchers, rpcUrl,
     const perJob = (figure: 'heapUsed' | 'rss'): number => Math.round((ready.loaded[figure] - ready.baseline[figure]) / Math.max(1, ready.jobs))
     return [
       child,
-      { label, jobs: ready.jobs, readyMs: Math.round(ready.readyMs), processReadyMs: Math.round(ready.processReadyMs), heapBytesPerJob: perJob('heapUsed'), rssBytesPerJob: perJob('rss') },
+      { label, jobs: ready.jobs, readyMs: Math.round(ready.readyMs), processReadyMs: Math.round(ready.processReadyMs), heapBytesPerJob: perJob('heapUsed'), rssBytesPerJob: perJob('rss'), loopDelay: ready.loopDelay },
       ready.restUrl,
     ]
   }
@@ -130,12 +133,14 @@ export async function measureDurability({ clients, deployment, batchers, rpcUrl,
 
 export function printDurabilityTable({ starts, commits, lag, replicaBehindWriter }: DurabilityResult): string {
   const lines = [
-    '| start | jobs | ready (server) | ready (process) | heap per job | RSS per job |',
-    '|---|---|---|---|---|---|',
+    '| start | jobs | ready (server) | ready (process) | heap per job | RSS per job | event loop until ready, p99 / max |',
+    '|---|---|---|---|---|---|---|',
     ...starts.map(
-      ({ label, jobs, readyMs, processReadyMs, heapBytesPerJob, rssBytesPerJob }) =>
-        `| ${label} | ${jobs.toLocaleString('en-US')} | ${(readyMs / 1000).toFixed(2)} s | ${(processReadyMs / 1000).toFixed(2)} s | ${heapBytesPerJob.toLocaleString('en-US')} B | ${rssBytesPerJob.toLocaleString('en-US')} B |`,
+      ({ label, jobs, readyMs, processReadyMs, heapBytesPerJob, rssBytesPerJob, loopDelay }) =>
+        `| ${label} | ${jobs.toLocaleString('en-US')} | ${(readyMs / 1000).toFixed(2)} s | ${(processReadyMs / 1000).toFixed(2)} s | ${heapBytesPerJob.toLocaleString('en-US')} B | ${rssBytesPerJob.toLocaleString('en-US')} B | ${loopDelay.p99Ms.toFixed(0)} / ${loopDelay.maxMs.toFixed(0)} ms |`,
     ),
+    '',
+    ...starts.filter(({ label }) => label.includes('cold')).map(({ label, loopDelay }) => `Event loop from listening to ready, ${label}: ${describeLoopDelay(loopDelay)}.`),
     '',
     `Data dir commits during the cold back-fill: ${commits.commits} commits, ${commits.records.toLocaleString('en-US')} records, ${commits.seconds.toFixed(2)} s in all (${commits.commits === 0 ? '-' : ((commits.seconds * 1000) / commits.commits).toFixed(1)} ms per commit, ${commits.records === 0 ? '-' : ((commits.seconds * 1e6) / commits.records).toFixed(0)} µs per record).`,
     `Settlement → served (p95, ${lag.samples} settlements): writer ${Math.round(lag.writerP95Ms)} ms, read-only replica ${Math.round(lag.replicaP95Ms)} ms.`,

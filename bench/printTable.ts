@@ -1,6 +1,7 @@
 import type { BenchResults } from './BenchResults.ts'
 import type { CeilingComparison } from './compareWithCeiling.ts'
 import type { SkippableStage } from './parseBenchArgs.ts'
+import { describeLoopDelay } from './watchEventLoop.ts'
 
 /** The bench report as plain-text tables, ready for stdout. */
 export function printTable(results: BenchResults): string {
@@ -64,7 +65,7 @@ export function printTable(results: BenchResults): string {
     `   calls by method: ${Object.entries(backfill.methods)
       .map(([method, count]) => `${method} ${int(count)}`)
       .join(', ')}`,
-    `   event loop blocked while back-filling: p50 ${backfill.loopDelay.p50Ms.toFixed(1)} ms, p99 ${backfill.loopDelay.p99Ms.toFixed(1)} ms, max ${backfill.loopDelay.maxMs.toFixed(1)} ms`,
+    `   event loop blocked while back-filling: ${describeLoopDelay(backfill.loopDelay)}`,
   )
 
   section(`2. Lag, settlement receipt to GET /v1/jobs/:id showing Settled (${options.lagJobs} jobs, one every ${options.lagPaceMs} ms)`)

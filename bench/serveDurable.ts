@@ -4,6 +4,7 @@ import { startRestIndexer } from '../server/http/startRestIndexer.ts'
 import { deploymentArgv } from '../test/support/deploymentArgv.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
 import type { MemoryFigures } from './serveIndexer.ts'
+import { watchEventLoop, type LoopDelayFigures } from './watchEventLoop.ts'
 
 /** What the bench hands a durable server: where its index is kept, and whether it only follows. */
 export type ServeDurableOptions = {
@@ -25,6 +26,8 @@ export type ServeDurableMessage = {
   baseline: MemoryFigures
   loaded: MemoryFigures
   restUrl: string
+  /** From listening to ready: how late its event loop ran while back-filling (or catching up) and serving. */
+  loopDelay: LoopDelayFigures
 }
 
 /**
@@ -55,9 +58,11 @@ const config = loadConfig({
 })
 const baseline = measureMemory()
 const server = await startRestIndexer(config, { mode: 'production', logger: false })
+const loop = watchEventLoop()
 while (server.store.sync.backfilledAt === undefined) await new Promise((resolve) => setTimeout(resolve, 5))
 const readyMs = performance.now() - startedAt
-process.send?.({ type: 'ready', readyMs, processReadyMs: performance.now(), jobs: server.store.jobList.length, baseline, loaded: measureMemory(), restUrl: server.url } satisfies ServeDurableMessage)
+const loopDelay = loop.stop()
+process.send?.({ type: 'ready', readyMs, processReadyMs: performance.now(), jobs: server.store.jobList.length, baseline, loaded: measureMemory(), restUrl: server.url, loopDelay } satisfies ServeDurableMessage)
 
 const stop = async (): Promise<void> => {
   await server.stop()

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { loadConfig } from '../config/loadConfig.ts'
 import type { Deployment } from '../config/deployment.ts'
 import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
@@ -8,6 +7,7 @@ import { buildApp } from '../server/http/buildApp.ts'
 import { buildDocsHtml } from '../server/http/buildDocsHtml.ts'
 import { startIndexer } from '../server/indexer/startIndexer.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
+import { watchEventLoop, type LoopDelayFigures } from './watchEventLoop.ts'
 
 /** What the bench hands the server under test. */
 export type ServeIndexerOptions = {
@@ -25,9 +25,6 @@ export type ServeIndexerOptions = {
 }
 
 export type MemoryFigures = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
-
-/** How late the event loop ran a 10 ms timer during the back-fill: what a request arriving then waited behind indexing. */
-export type LoopDelayFigures = { p50Ms: number; p99Ms: number; maxMs: number }
 
 export type ServeIndexerMessage =
   | { type: 'backfilled'; backfillMs: number; jobs: number; baseline: MemoryFigures; loaded: MemoryFigures; loopDelay: LoopDelayFigures }
@@ -81,16 +78,12 @@ const openApiText = await readFile(openApiPath, 'utf8')
 const docsHtml = await buildDocsHtml({ openApiPath, title: (JSON.parse(openApiText) as { info: { title: string } }).info.title })
 
 const baseline = measureMemory()
-const loop = monitorEventLoopDelay({ resolution: 10 })
 const startedAt = performance.now()
-loop.enable()
+const loop = watchEventLoop()
 const indexer = startIndexer(config)
 await indexer.start()
-loop.disable()
+const loopDelay = loop.stop()
 const backfillMs = performance.now() - startedAt
-// The histogram counts the timer's own 10 ms in every sample: only the lateness beyond it is blocking.
-const lateMs = (nanoseconds: number): number => Math.max(0, nanoseconds / 1e6 - 10)
-const loopDelay = { p50Ms: lateMs(loop.percentile(50)), p99Ms: lateMs(loop.percentile(99)), maxMs: lateMs(loop.max) }
 send({ type: 'backfilled', backfillMs, jobs: indexer.store.jobIds.length, baseline, loaded: measureMemory(), loopDelay })
 
 const app = buildApp({ store: indexer.store, mode: 'production', openApiText, docsHtml, logger: false })

@@ -23,10 +23,12 @@ export type ReadJobsReturnType = Job[]
 const jobsPerCall = 24
 
 /**
- * Jobs mapped in one turn of the event loop: a job costs ~35 µs (its attestation text is parsed),
- * and the 7,000 jobs of one back-fill window, mapped at once, held requests 250 ms.
+ * Jobs mapped in one turn of the event loop: a job costs 30–55 µs (its attestation text is
+ * parsed), and the 7,000 jobs of one back-fill window, mapped at once, held requests 250 ms; 500
+ * a turn still made 15–25 ms, to which a wave decoded in the same loop iteration (readByIds) and
+ * a garbage collection could add.
  */
-const jobsPerTurn = 500
+const jobsPerTurn = 100
 
 /** Reads `getJob` for every id, in the order given, many ids per `eth_call` (see readByIds). */
 export async function readJobs(client: Client, { escrow, ids, blockNumber }: ReadJobsParameters): Promise<ReadJobsReturnType> {
