@@ -199,10 +199,13 @@ async function startIndexing(
   })
   const started = indexer
   metrics?.observe(started)
+  // A loaded index catches up from its cursor: its lines count the blocks read since, not the
+  // history it loaded (at 100,000 jobs that said 3,236 blocks in 0.17 s).
+  const resumedFrom = durable?.loaded.cursor
   const progress = reportBackfillProgress({
     store: started.store,
     logger: log,
-    firstBlock: () => config.startBlock ?? rpc.firstLogsBlock,
+    firstBlock: () => (resumedFrom === undefined ? (config.startBlock ?? rpc.firstLogsBlock) : resumedFrom + 1n),
     headBlock: () => rpc.latestHead,
     limits: () => describeNodeLimits(started),
     intervalMs: progressIntervalMs,

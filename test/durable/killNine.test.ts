@@ -83,6 +83,11 @@ test('kill -9 at random points of the back-fill and of following: each restart r
   const url = await server.ready()
   expect(server.logs()).toContain('index loaded: resuming from its cursor')
   expect(await readServedMarket(url)).toEqual(await readChainMarket(chain, devnet.deployment))
+  // Its done line counts the blocks it caught up on since the cursor it loaded, not the history.
+  const cursor = /"cursor":"(\d+)"[^\n]*index loaded/.exec(server.logs())?.[1]
+  const caughtUp = /"blocks":(\d+),[^\n]*"msg":"back-fill done"/.exec(server.logs())?.[1]
+  expect({ cursor, caughtUp }).toEqual({ cursor: expect.any(String), caughtUp: expect.any(String) })
+  expect(BigInt(caughtUp as string)).toBeLessThanOrEqual((await chain.getBlockNumber()) - BigInt(cursor as string))
 }, 240_000)
 
 test('the eth_getLogs limit a node named is kept with the index: a restart does not ask beyond it again', async () => {
