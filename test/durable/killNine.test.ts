@@ -47,6 +47,11 @@ function serve({ rpcUrl = devnet.rpcUrl, logRange = ['--log-range', '3'], folder
   return running
 }
 
+/** The cursor a start's `index loaded` line names; undefined when it loaded nothing. */
+function loadedCursor(logs: string): string | undefined {
+  return /"cursor":"(\d+)"[^\n]*index loaded/.exec(logs)?.[1]
+}
+
 /** A fixed sequence, so a failure can be run again as it was. */
 function delays(seed: number, count: number, maxMs: number): number[] {
   let state = seed
@@ -65,7 +70,7 @@ test('kill -9 at random points of the back-fill and of following: each restart r
     await server.url
     await new Promise((resolve) => setTimeout(resolve, delayMs))
     await server.kill9()
-    resumedFrom.push(/"cursor":"(\d+)"[^\n]*index loaded/.exec(server.logs())?.[1] ?? 'none')
+    resumedFrom.push(loadedCursor(server.logs()) ?? 'none')
   }
   // The kills did land within the back-fill: restarts resumed from different blocks.
   expect(new Set(resumedFrom).size).toBeGreaterThanOrEqual(2)
@@ -84,7 +89,7 @@ test('kill -9 at random points of the back-fill and of following: each restart r
   expect(server.logs()).toContain('index loaded: resuming from its cursor')
   expect(await readServedMarket(url)).toEqual(await readChainMarket(chain, devnet.deployment))
   // Its done line counts the blocks it caught up on since the cursor it loaded, not the history.
-  const cursor = /"cursor":"(\d+)"[^\n]*index loaded/.exec(server.logs())?.[1]
+  const cursor = loadedCursor(server.logs())
   const caughtUp = /"blocks":(\d+),[^\n]*"msg":"back-fill done"/.exec(server.logs())?.[1]
   expect({ cursor, caughtUp }).toEqual({ cursor: expect.any(String), caughtUp: expect.any(String) })
   expect(BigInt(caughtUp as string)).toBeLessThanOrEqual((await chain.getBlockNumber()) - BigInt(cursor as string))
