@@ -15,6 +15,8 @@ export type FollowDurableStoreParameters = {
   onError?: ((error: unknown) => void) | undefined
   /** Told when the replica waits for its writer to lay the tables out. */
   onNotice?: ((message: string) => void) | undefined
+  /** The store to load into, empty (default: a new one): given, so that the caller can build on it while the database opens. */
+  store?: Store | undefined
   now?: () => number
 }
 
@@ -38,6 +40,7 @@ export async function followDurableStore({
   pollIntervalMs = 1_000,
   onError,
   onNotice,
+  store: given,
   now = Date.now,
 }: FollowDurableStoreParameters): Promise<DurableStoreFollower> {
   await prepareSchema(database, {
@@ -45,7 +48,7 @@ export async function followDurableStore({
     readOnly: true,
     onNotice: ({ message }) => onNotice?.(message),
   })
-  const store = createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network, now })
+  const store = given ?? createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network, now })
   let revision = -1n
   let running: Promise<void> | undefined
   let again = false

@@ -3,6 +3,11 @@ import type { Database } from './Database.ts'
 import { openPgliteDatabase } from './openPgliteDatabase.ts'
 import { openPostgresDatabase } from './openPostgresDatabase.ts'
 
+/** Whether the configuration keeps the index in a database (`--database-url` or `--data-dir`), not in memory only. */
+export function keepsIndex({ dataDir, databaseUrl }: Pick<Config, 'dataDir' | 'databaseUrl'>): boolean {
+  return databaseUrl !== null || dataDir !== null
+}
+
 /**
  * The database the configuration names (`--database-url`, else `--data-dir`); undefined: the index
  * lives in memory only. A read-only replica reconnects when its Postgres session is lost (it holds

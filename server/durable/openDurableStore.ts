@@ -27,6 +27,11 @@ export type OpenDurableStoreParameters = {
   onNotice?: ((message: string) => void) | undefined
   /** The facts kept with each commit besides the store (the node limits learned). */
   meta?: (() => Record<string, string>) | undefined
+  /**
+   * The store to load into, empty and made with `trackChanges` (default: a new one): given, so
+   * that the caller can build on it (the app) while the database opens.
+   */
+  store?: Store | undefined
   now?: () => number
 }
 
@@ -39,7 +44,7 @@ const writerLockKey = 7_271_555_118_463_115n
  * the tables (laid out, or rebuilt after a layout change), then every record and where indexing
  * stood. Each commit then writes what changed.
  */
-export async function openDurableStore({ database, config, onNotice, meta, now = Date.now }: OpenDurableStoreParameters): Promise<DurableStore> {
+export async function openDurableStore({ database, config, onNotice, meta, store: given, now = Date.now }: OpenDurableStoreParameters): Promise<DurableStore> {
   if (database.kind === 'postgres') {
     const [tried] = await database.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [writerLockKey.toString()])
     if (tried?.locked !== true) {
@@ -54,7 +59,7 @@ export async function openDurableStore({ database, config, onNotice, meta, now =
     onNotice: ({ message }) => onNotice?.(message),
   })
   const startedAt = now()
-  const store = createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network, trackChanges: true, now })
+  const store = given ?? createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network, trackChanges: true, now })
   // Each page goes into the store as it arrives, while the database reads the next: nothing is
   // served from this store before the load is whole (the indexer is not ready until its first poll).
   let applyMs = 0

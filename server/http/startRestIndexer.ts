@@ -15,9 +15,10 @@ import { createMetricsRegistry, type Registry } from '../metrics/createMetricsRe
 import { createRpcObserver } from '../metrics/createRpcObserver.ts'
 import { serveMetrics } from '../metrics/serveMetrics.ts'
 import type { StoreReader } from '../store/StoreReader.ts'
+import { createStore, type Store } from '../store/createStore.ts'
 import type { Database } from '../durable/Database.ts'
 import { followDurableStore } from '../durable/followDurableStore.ts'
-import { openDatabase } from '../durable/openDatabase.ts'
+import { keepsIndex, openDatabase } from '../durable/openDatabase.ts'
 import { openDurableStore } from '../durable/openDurableStore.ts'
 import { buildApp, type AppMode } from './buildApp.ts'
 import { buildDocsHtml } from './buildDocsHtml.ts'
@@ -66,10 +67,10 @@ export async function startRestIndexer(
   const openApiText = await readFile(openApiPath, 'utf8')
   const { title } = (JSON.parse(openApiText) as { info: { title: string } }).info
   const registry = config.metrics === 'off' ? undefined : createMetricsRegistry({ service: 'rest' })
-  // Rendered while the database opens and the index loads, or the indexer back-fills.
-  const pages = Promise.all([buildDocsHtml({ openApiPath, title }), readExplorerAssets()])
-  pages.catch(() => undefined)
-  const database = await openDatabase(config, {
+  // The database opens on a thread of its own (PGlite's) or over a socket, while this thread
+  // builds the app on the store the index will be loaded into: a warm restart is ready once the
+  // load ends, not the load and then the app.
+  const opening = openDatabase(config, {
     // A writer's commits fail from here on, so its polls fail and readiness says so; a replica's
     // next look reconnects.
     onSessionLost: (error) =>
@@ -77,27 +78,45 @@ export async function startRestIndexer(
         ? log.warn({ err: error.message }, 'database session lost: reconnecting at the next look')
         : log.error({ err: error.message }, 'database session lost: this process no longer writes the index'),
   })
-  const source = await (config.readOnly
-    ? followIndex(config, { database: database as Database, log })
-    : startIndexing(config, { database, log, registry, nodes, progressTty, progressIntervalMs })
-  ).catch(async (error: unknown) => {
-    await database?.close()
-    throw error
+  opening.catch(() => undefined)
+  const store = createStore({
+    pollIntervalMs: config.pollIntervalMs,
+    chainId: config.chainId,
+    network: config.network,
+    // A writer commits what each window changed; a replica and an index in memory only keep no such list.
+    trackChanges: keepsIndex(config) && !config.readOnly,
   })
-  try {
-    const [docsHtml, assets] = await pages
-    const explorer = { assets, site: toExplorerSite(config) }
+  const building = Promise.all([buildDocsHtml({ openApiPath, title }), readExplorerAssets()]).then(async ([docsHtml, assets]) => {
     const app = buildApp({
-      store: source.store,
+      store,
       mode,
       openApiText,
       docsHtml,
       logger,
-      explorer,
+      explorer: { assets, site: toExplorerSite(config) },
       accessLog: config.accessLog,
       metrics: registry === undefined ? undefined : { registry, route: config.metrics === 'on' },
       serving,
     })
+    await app.ready()
+    return app
+  })
+  building.catch(() => undefined)
+  const closeApp = (): Promise<void> => building.then((app) => app.close(), () => undefined)
+  const database = await opening.catch(async (error: unknown) => {
+    await closeApp()
+    throw error
+  })
+  const source = await (config.readOnly
+    ? followIndex(config, { database: database as Database, store, log })
+    : startIndexing(config, { database, store, log, registry, nodes, progressTty, progressIntervalMs })
+  ).catch(async (error: unknown) => {
+    await closeApp()
+    await database?.close()
+    throw error
+  })
+  try {
+    const app = await building
     const { url, unwatch } = await listenServing(app, { host: config.host, port: config.port, settings: config, logger })
     const metricsServer = registry === undefined ? undefined : await serveMetrics({ registry, setting: config.metrics, host: config.host })
     const metricsUrl = metricsServer?.url
@@ -131,6 +150,7 @@ export async function startRestIndexer(
       },
     }
   } catch (error) {
+    await closeApp()
     await source.stop()
     await database?.close()
     throw error
@@ -147,6 +167,7 @@ async function startIndexing(
   config: Config,
   {
     database,
+    store,
     log,
     registry,
     nodes,
@@ -154,6 +175,7 @@ async function startIndexing(
     progressIntervalMs,
   }: Pick<StartRestIndexerParameters, 'progressTty' | 'progressIntervalMs'> & {
     database: Database | undefined
+    store: Store
     log: Logger
     registry: Registry | undefined
     nodes: StartIndexerOptions['rpc']
@@ -168,6 +190,7 @@ async function startIndexing(
       : await openDurableStore({
           database,
           config,
+          store,
           onNotice: (message) => log.warn(message),
           meta: () => ({ logRangeLimit: indexer?.logWindow.limit()?.toString() ?? '' }),
         })
@@ -179,7 +202,7 @@ async function startIndexing(
   indexer = startIndexer(config, {
     rpc: nodes,
     observeTransport: rpc.wrap,
-    store: durable?.store,
+    store,
     commit: durable?.committer.commit,
     maxWindow: config.logRange ?? durable?.logRangeLimit,
     onError: (error) => {
@@ -222,10 +245,11 @@ async function startIndexing(
 }
 
 /** A read-only replica: the index the writer keeps in the database, followed; the chain is not read. */
-async function followIndex(config: Config, { database, log }: { database: Database; log: Logger }): Promise<IndexSource> {
+async function followIndex(config: Config, { database, store, log }: { database: Database; store: Store; log: Logger }): Promise<IndexSource> {
   const follower = await followDurableStore({
     database,
     config,
+    store,
     onError: (error) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'reading the writer\'s commits failed, retrying'),
     onNotice: (message) => log.warn(message),
   })
