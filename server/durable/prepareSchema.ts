@@ -3,10 +3,11 @@ import { StoredMarketMismatchError } from '../../errors/durable.ts'
 import type { Database } from './Database.ts'
 
 /**
- * The layout the tables have. A store written by another layout is not read: the writer drops it
- * and indexes again from the chain (one log line says so), which the chain makes always possible.
+ * The layout the tables and their records have (2: jobs kept by position, see storedJson.ts). A
+ * store written by another layout is not read: the writer drops it and indexes again from the
+ * chain (one log line says so), which the chain makes always possible.
  */
-export const schemaVersion = 1
+export const schemaVersion = 2
 
 /** Whose index a store holds (the configuration's fields of these names): a store of another chain or other contracts is refused, never mixed. */
 export type StoredMarket = { chainId: number; registry: Address; escrow: Address; arbiter: Address }

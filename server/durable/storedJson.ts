@@ -1,6 +1,7 @@
 import type { Hash } from 'viem'
 import type { DisputeEvent } from '../../contract/disputeEvent.ts'
-import type { Job, JobEvent } from '../../contract/job.ts'
+import type { AttestationFields } from '../../contract/attestation.ts'
+import { jobAttestationKeys, jobStateNames, type Job, type JobEvent, type JobKey, type UnattestedJobKey } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import type { CreationCount, IdsByKind } from '../store/StoreReader.ts'
@@ -16,13 +17,39 @@ type ServiceJson = { service: Service; events: readonly ServiceEvent[]; register
 /**
  * Each event as `[name, blockNumber, transactionHash, logIndex, timestamp, settled wei or null]`,
  * and for a dispute's events the log with its arguments last: the store packs events into its own
- * slots (their key order is the store's, not this), so their keys need not be kept, and a load
- * reads a fifth less. The record is kept as an object: its key order is what the API serves.
+ * slots (their key order is the store's, not this), so their keys need not be kept.
  */
 type EventJson =
   | readonly [JobEvent['event'], string, JobEvent['transactionHash'], number, string, string | null]
   | readonly [JobEvent['event'], string, JobEvent['transactionHash'], number, string, string | null, DisputeEvent]
-type JobJson = { job: Job; events: readonly EventJson[] }
+/** The attestation's fields in AttestationFields' order; the content hash null when it is the output root hash without its 0x. */
+type AttestationJson = readonly [contentHash: string | null, usageHash: string, providerType: string, providerIdentity: string, tlsCertFingerprint: string]
+type AttestedJson = readonly [
+  outputRootHash: NonNullable<Job['outputRootHash']>,
+  chatId: NonNullable<Job['chatId']>,
+  attestationText: NonNullable<Job['attestationText']>,
+  attestationSignature: NonNullable<Job['attestationSignature']>,
+  attestation: AttestationJson | null,
+]
+/**
+ * A job by position, in JobSchema's order, without what is derived (the state's name, and the
+ * content hash the output root hash holds): a load parses every job, and keys and derived values
+ * were a fifth of its text. `attested` is null below Attested (none of the attestation keys).
+ */
+type JobJson = readonly [
+  jobId: Job['jobId'],
+  serviceId: Job['serviceId'],
+  buyer: Job['buyer'],
+  seller: Job['seller'],
+  amount: Job['amount'],
+  protocolFee: Job['protocolFee'],
+  createdAt: Job['createdAt'],
+  timeout: Job['timeout'],
+  state: Job['state'],
+  inputCommitment: Job['inputCommitment'],
+  attested: AttestedJson | null,
+  events: readonly EventJson[],
+]
 type IdsJson = { service?: string; job?: string }
 type SyncJson = Omit<SyncSnapshot, 'cursor' | 'creations' | 'headBlock' | 'recentBlocks' | 'staleServiceIds' | 'staleJobIds'> & {
   cursor?: { number: string; hash?: Hash }
@@ -43,19 +70,56 @@ export function serviceFromJson(text: string): ServiceSnapshot {
 }
 
 export function jobToJson({ job, events }: JobSnapshot): string {
-  return JSON.stringify({
-    job,
-    events: events.map(({ event: { event, blockNumber, transactionHash, logIndex, timestamp }, settledWei, dispute }): EventJson => {
+  return JSON.stringify([
+    job.jobId,
+    job.serviceId,
+    job.buyer,
+    job.seller,
+    job.amount,
+    job.protocolFee,
+    job.createdAt,
+    job.timeout,
+    job.state,
+    job.inputCommitment,
+    attestedToJson(job),
+    events.map(({ event: { event, blockNumber, transactionHash, logIndex, timestamp }, settledWei, dispute }): EventJson => {
       const settled = settledWei?.toString() ?? null
       return dispute === undefined
         ? [event, blockNumber, transactionHash, logIndex, timestamp, settled]
         : [event, blockNumber, transactionHash, logIndex, timestamp, settled, dispute]
     }),
-  } satisfies JobJson)
+  ] satisfies JobJson)
 }
 
+/**
+ * The job as toJob builds it from the chain: one object literal per shape, keys in JobSchema's
+ * order (what the API serves), and a content hash equal to the output root hash a view of it.
+ */
 export function jobFromJson(text: string): JobSnapshot {
-  const { job, events } = JSON.parse(text) as JobJson
+  const [jobId, serviceId, buyer, seller, amount, protocolFee, createdAt, timeout, state, inputCommitment, attested, events] = JSON.parse(text) as JobJson
+  const stateName = jobStateNames[state]
+  if (stateName === undefined) throw new RangeError(`Job state ${state} is outside the escrow's enum.`)
+  const job: Job =
+    attested === null
+      ? ({ jobId, serviceId, buyer, seller, amount, protocolFee, createdAt, timeout, state, stateName, inputCommitment } satisfies Record<UnattestedJobKey, unknown>)
+      : ({
+          jobId,
+          serviceId,
+          buyer,
+          seller,
+          amount,
+          protocolFee,
+          createdAt,
+          timeout,
+          state,
+          stateName,
+          inputCommitment,
+          outputRootHash: attested[0],
+          chatId: attested[1],
+          attestationText: attested[2],
+          attestationSignature: attested[3],
+          attestation: attestationFromJson(attested[4], attested[0]),
+        } satisfies Record<JobKey, unknown>)
   return {
     job,
     events: events.map(([event, blockNumber, transactionHash, logIndex, timestamp, settledWei, dispute]) => ({
@@ -64,6 +128,34 @@ export function jobFromJson(text: string): JobSnapshot {
       dispute,
     })),
   }
+}
+
+function attestedToJson({ jobId, outputRootHash, chatId, attestationText, attestationSignature, attestation }: Job): AttestedJson | null {
+  const held = [outputRootHash, chatId, attestationText, attestationSignature, attestation].filter((value) => value !== undefined).length
+  if (held === 0) return null
+  if (outputRootHash === undefined || chatId === undefined || attestationText === undefined || attestationSignature === undefined || attestation === undefined)
+    throw new RangeError(`Job ${jobId} holds ${held} of the attestation keys (${jobAttestationKeys.join(', ')}): a stored job holds all of them or none, as toJob builds it.`)
+  return [
+    outputRootHash,
+    chatId,
+    attestationText,
+    attestationSignature,
+    attestation === null
+      ? null
+      : [
+          attestation.contentHash === outputRootHash.slice(2) ? null : attestation.contentHash,
+          attestation.usageHash,
+          attestation.providerType,
+          attestation.providerIdentity,
+          attestation.tlsCertFingerprint,
+        ],
+  ]
+}
+
+function attestationFromJson(fields: AttestationJson | null, outputRootHash: string): AttestationFields | null {
+  if (fields === null) return null
+  const [contentHash, usageHash, providerType, providerIdentity, tlsCertFingerprint] = fields
+  return { contentHash: contentHash ?? outputRootHash.slice(2), usageHash, providerType, providerIdentity, tlsCertFingerprint }
 }
 
 export function syncToJson({ cursor, creations, headBlock, recentBlocks, staleServiceIds, staleJobIds, ...rest }: SyncSnapshot): string {
