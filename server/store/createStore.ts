@@ -267,12 +267,15 @@ export function createStore({
     }
   }
 
-  /** An event's slots in a job's history (see jobHistory.ts), its transaction indexed under the job. */
-  const packEvent = (entry: JobEntry, event: JobEvent, settledWei: bigint | undefined): HistorySlot[] => {
+  /** Writes an event's slots into a job's history at `at` (see jobHistory.ts), its transaction indexed under the job. */
+  const writeEvent = (history: HistorySlot[], at: number, entry: JobEntry, event: JobEvent, settledWei: bigint | undefined): void => {
     const transactionHash = poolTransactionHash(event.transactionHash)
     jobsByTransaction.add(transactionHash, entry.key)
-    const settled = event.event === 'JobSettled' && settledWei !== undefined ? poolWei(settledWei) : undefined
-    return [eventCode(event), poolValue(event.blockNumber), transactionHash, poolValue(event.timestamp), settled]
+    history[at] = eventCode(event)
+    history[at + 1] = poolValue(event.blockNumber)
+    history[at + 2] = transactionHash
+    history[at + 3] = poolValue(event.timestamp)
+    history[at + 4] = event.event === 'JobSettled' && settledWei !== undefined ? poolWei(settledWei) : undefined
   }
 
   const deleteJob = (jobId: bigint, entry: JobEntry): void => {
@@ -404,7 +407,9 @@ export function createStore({
       let at = history.length
       while (at > 0 && compareLogs(blockNumberAt(history, at - eventSlots), logIndexAt(history, at - eventSlots), event) > 0) at -= eventSlots
       // toSpliced allocates exactly the new length; a push would leave spare capacity per job.
-      setHistory(entry, history.toSpliced(at, 0, ...packEvent(entry, event, wei)))
+      const slots: HistorySlot[] = new Array(eventSlots)
+      writeEvent(slots, 0, entry, event, wei)
+      setHistory(entry, history.toSpliced(at, 0, ...slots))
       if (dispute !== undefined) disputes.add(entry.key, dispute)
     },
 
@@ -588,10 +593,9 @@ export function createStore({
         const entry = findJob(jobs, jobKey(jobId)) as JobEntry
         // A snapshot's events are a history this store wrote, oldest first and each log once: packed
         // in one pass (a load puts back every job at once), not inserted one by one as logs arrive.
-        setHistory(
-          entry,
-          snapshot.events.flatMap(({ event, settledWei }) => packEvent(entry, event, settledWei)),
-        )
+        const history: HistorySlot[] = new Array(snapshot.events.length * eventSlots)
+        snapshot.events.forEach(({ event, settledWei }, index) => writeEvent(history, index * eventSlots, entry, event, settledWei))
+        setHistory(entry, history)
         for (const { dispute } of snapshot.events) if (dispute !== undefined) disputes.add(entry.key, dispute)
       })
     },
