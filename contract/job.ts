@@ -14,6 +14,13 @@ export const jobStateNames = ['Pending', 'Sealed', 'Attested', 'Settled', 'Expir
 export const JobStateNameSchema = extendApi(z.enum(jobStateNames).describe('Name of the job state.'), { example: 'Settled' })
 export type JobStateName = z.infer<typeof JobStateNameSchema>
 
+/** The name of an escrow `JobState` number; a number outside the enum is a RangeError. */
+export function toJobStateName(state: number): JobStateName {
+  const name = jobStateNames[state]
+  if (name === undefined) throw new RangeError(`Job state ${state} is outside the escrow's enum.`)
+  return name
+}
+
 /** State number from which a job carries its attestation (Attested and every later state). */
 export const attestedState = jobStateNames.indexOf('Attested')
 

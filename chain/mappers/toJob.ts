@@ -2,7 +2,7 @@ import type { ContractFunctionReturnType } from 'viem'
 import type { escrowAbi } from '../abi/escrow.ts'
 import { parseAttestationText } from '../attestation/parseAttestationText.ts'
 import type { AttestationFields } from '../../contract/attestation.ts'
-import { attestedState, jobStateNames, type Job, type JobKey, type UnattestedJobKey } from '../../contract/job.ts'
+import { attestedState, toJobStateName, type Job, type JobKey, type UnattestedJobKey } from '../../contract/job.ts'
 import { flattenHex } from './flattenHex.ts'
 
 /** The escrow's `Job` struct as viem decodes it (uints as bigint, the enum as a number). */
@@ -18,8 +18,7 @@ export type JobStruct = ContractFunctionReturnType<typeof escrowAbi, 'view', 'ge
  * keeps a larger one alive.
  */
 export function toJob(jobId: bigint, struct: JobStruct): Job {
-  const stateName = jobStateNames[struct.state]
-  if (stateName === undefined) throw new RangeError(`Job state ${struct.state} is outside the escrow's enum.`)
+  const stateName = toJobStateName(struct.state)
   const jobIdText = jobId.toString()
   const serviceId = struct.serviceId.toString()
   const amount = struct.amount.toString()

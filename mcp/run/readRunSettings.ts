@@ -1,6 +1,6 @@
-import { homedir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import { getAddress, isAddress, type Address, type PrivateKeyAccount } from 'viem'
+import { userFolder } from '../../config/userFolder.ts'
 import { RunSettingError } from '../../errors/run.ts'
 import { parseBuyerKey } from './parseBuyerKey.ts'
 
@@ -45,7 +45,7 @@ const weiPattern = /^(0|[1-9][0-9]{0,77})$/
 const weiExpects = 'a whole number of wei (digits only, no sign, no leading zeros)'
 
 /** `~/.tee-market/spend.json`: one ledger per person, whichever client starts the server. */
-export const defaultSpendLedgerPath = join(homedir(), '.tee-market', 'spend.json')
+export const defaultSpendLedgerPath = join(userFolder, 'spend.json')
 
 /** The environment variables `run` reads, as `--help` lines. */
 export const runSettingsHelp = `  MARKET_PRIVATE_KEY        the buyer wallet's private key (0x + 64 hex digits); only run uses it, never shown

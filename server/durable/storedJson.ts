@@ -1,7 +1,7 @@
 import type { Hash } from 'viem'
 import type { DisputeEvent } from '../../contract/disputeEvent.ts'
 import type { AttestationFields } from '../../contract/attestation.ts'
-import { jobAttestationKeys, jobStateNames, type Job, type JobEvent, type JobKey, type UnattestedJobKey } from '../../contract/job.ts'
+import { jobAttestationKeys, toJobStateName, type Job, type JobEvent, type JobKey, type UnattestedJobKey } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import type { CreationCount, IdsByKind } from '../store/StoreReader.ts'
@@ -97,8 +97,7 @@ export function jobToJson({ job, events }: JobSnapshot): string {
  */
 export function jobFromJson(text: string): JobSnapshot {
   const [jobId, serviceId, buyer, seller, amount, protocolFee, createdAt, timeout, state, inputCommitment, attested, events] = JSON.parse(text) as JobJson
-  const stateName = jobStateNames[state]
-  if (stateName === undefined) throw new RangeError(`Job state ${state} is outside the escrow's enum.`)
+  const stateName = toJobStateName(state)
   const job: Job =
     attested === null
       ? ({ jobId, serviceId, buyer, seller, amount, protocolFee, createdAt, timeout, state, stateName, inputCommitment } satisfies Record<UnattestedJobKey, unknown>)

@@ -2,9 +2,10 @@ import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { homedir, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
+import { userFolder } from '../../config/userFolder.ts'
 import { DocsBuildError } from '../../errors/http.ts'
 
 const run = promisify(execFile)
@@ -23,7 +24,7 @@ export type BuildDocsHtmlParameters = {
 
 export type BuildDocsHtmlReturnType = string
 
-export const defaultDocsCacheDir = join(homedir(), '.tee-market', 'docs')
+const defaultDocsCacheDir = join(userFolder, 'docs')
 
 /**
  * Renders the OpenAPI document as one self-contained Redoc page with `redocly build-docs`.
