@@ -40,7 +40,7 @@ const cleanups: (() => Promise<void>)[] = []
 
 try {
   const options = parseBenchArgs(process.argv.slice(2))
-  assertMemoryFor({ jobs: options.jobs })
+  assertMemoryFor({ jobs: options.jobs, node: options.node })
   const startedAt = new Date()
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown', loadAverage: loadavg(), node: process.version }
   const load = { connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec }
@@ -72,8 +72,8 @@ try {
     process.exit(0)
   }
 
-  progress(`starting a devnet and generating ${options.jobs} jobs`)
-  const devnet = await startBenchDevnet()
+  progress(`starting a devnet (${options.node}) and generating ${options.jobs} jobs`)
+  const devnet = await startBenchDevnet({ node: options.node })
   cleanups.push(devnet.stop)
   const generation = await generateJobs(devnet.clients, { deployment: devnet.deployment, jobs: options.jobs, onProgress: progress })
 
@@ -116,7 +116,7 @@ try {
     // The faster observers start at the head: only the lag jobs matter to them, not a second back-fill.
     const startBlock = (generation.headBlock + 1n).toString()
     const observer = { rpcUrl: devnet.rpcUrl, deployment: devnet.deployment, startBlock, mcp: false }
-    // hardhat node serves WebSocket on its HTTP host and port.
+    // The node (hardhat or anvil) serves WebSocket on its HTTP host and port.
     const wsRpcUrl = devnet.rpcUrl.replace(/^http:/, 'ws:')
     const headsServer = startServer({ ...observer, wsRpcUrl, pollIntervalMs: options.defaultPollMs }, 'new-heads server')
     const fastServer = startServer({ ...observer, wsRpcUrl: null, pollIntervalMs: options.fastPollMs }, 'fast-poll server')

@@ -4,6 +4,8 @@ import { deployContracts } from '../devnet/deployContracts.ts'
 import type { Deployment } from '../config/deployment.ts'
 import { startNode } from '../devnet/startNode.ts'
 import { getFreePort } from '../test/support/getFreePort.ts'
+import type { BenchNode } from './parseBenchArgs.ts'
+import { startAnvilChain } from './startAnvilChain.ts'
 import { benchAccounts } from './benchAccounts.ts'
 import { createBenchClients, type BenchClients } from './createBenchClients.ts'
 
@@ -17,9 +19,11 @@ export type StartBenchDevnetReturnType = {
   stop: () => Promise<void>
 }
 
-/** A hardhat node of the bench's own on a free port, with fresh contracts and nothing else. */
-export async function startBenchDevnet(): Promise<StartBenchDevnetReturnType> {
-  const node = await startNode({ port: await getFreePort(), config: benchConfig })
+export type StartBenchDevnetParameters = { node: BenchNode }
+
+/** A node of the bench's own (hardhat, or anvil: see startAnvilChain) on a free port, with fresh contracts and nothing else. */
+export async function startBenchDevnet({ node: kind }: StartBenchDevnetParameters): Promise<StartBenchDevnetReturnType> {
+  const node = kind === 'anvil' ? await startAnvilChain() : await startNode({ port: await getFreePort(), config: benchConfig })
   try {
     const clients = createBenchClients({ rpcUrl: node.rpcUrl })
     const wallet = createWalletClient({ chain: clients.public.chain, transport: http(node.rpcUrl), account: benchAccounts.deployer })

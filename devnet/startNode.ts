@@ -121,7 +121,8 @@ async function assertPortFree({ host, port }: { host: string; port: number }): P
   })
 }
 
-async function requestChainId(rpcUrl: string): Promise<number> {
+/** The chain id a node at `rpcUrl` answers, within 2 s. */
+export async function requestChainId(rpcUrl: string): Promise<number> {
   const response = await fetch(rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -2,8 +2,8 @@ import { BaseError } from './BaseError.ts'
 
 export class NodeStartError extends BaseError {
   override name = 'NodeStartError'
-  constructor({ rpcUrl, output, cause }: { rpcUrl: string; output: string; cause?: unknown }) {
-    super(`The hardhat node at "${rpcUrl}" did not start.`, {
+  constructor({ rpcUrl, output, cause, node = 'hardhat' }: { rpcUrl: string; output: string; cause?: unknown; node?: string }) {
+    super(`The ${node} node at "${rpcUrl}" did not start.`, {
       code: 'node_start_failed',
       details: output,
       cause,

@@ -45,3 +45,15 @@ describe('--skip', () => {
     expect(parseBenchArgs(['--skip', 'servingscale']).skip).toEqual(['servingscale'])
   })
 })
+
+describe('--node', () => {
+  test('hardhat by default', () => {
+    expect(parseBenchArgs([]).node).toBe('hardhat')
+  })
+  test('anvil', () => {
+    expect(parseBenchArgs(['--node', 'anvil']).node).toBe('anvil')
+  })
+  test('another node is refused, naming the ones there are', () => {
+    expect(() => parseBenchArgs(['--node', 'geth'])).toThrow(/--node takes hardhat or anvil, got "geth"/)
+  })
+})
