@@ -176,7 +176,6 @@ export function createIndexer(
     if (atCursor.status === 'rejected') throw atCursor.reason
     const head = latest.value
     firstBlock ??= await findBlockByTimestamp(client, { timestamp: (startBlock as { timestamp: bigint }).timestamp })
-    firstBlockTimestamp ??= (await getBlock(client, { blockNumber: firstBlock })).timestamp
 
     if (cursor?.hash !== undefined && atCursor.value?.hash !== cursor.hash) {
       const ancestor = await findCommonAncestor(client, { blocks: store.recentBlocks, headBlock: head.number })
@@ -187,6 +186,8 @@ export function createIndexer(
     const fromBlock = store.sync.cursor === undefined ? firstBlock : store.sync.cursor.number + 1n
     let headBlock = head.number
     if (fromBlock <= head.number) {
+      // Read once the first block exists: a start block beyond the head is caught up, not an error.
+      firstBlockTimestamp ??= (await getBlock(client, { blockNumber: firstBlock })).timestamp
       const scan = await scanRange(client, {
         store,
         registry,
