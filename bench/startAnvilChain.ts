@@ -4,10 +4,9 @@ import { dirname, join } from 'node:path'
 import { NodeStartError } from '../errors/devnet.ts'
 import { devnetMnemonic } from '../devnet/seed/seedAccounts.ts'
 import { requestChainId } from '../devnet/startNode.ts'
+import { watchNodeProcess } from '../devnet/watchNodeProcess.ts'
 import { getFreePort } from '../test/support/getFreePort.ts'
 
-/** Enough of anvil's output to explain a failed start. */
-const outputTailChars = 8_000
 const readyTimeoutMs = 30_000
 
 /** The platform packages `@foundry-rs/anvil` installs its binary from, by Node's names. */
@@ -82,41 +81,21 @@ async function startAnvil(extra: string[]): Promise<StartAnvilChainReturnType> {
   const port = await getFreePort()
   const rpcUrl = `http://${host}:${port}`
   const child = spawn(anvilBinary(), ['--host', host, '--port', String(port), ...chainArgs, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  const collect = (chunk: Buffer): void => {
-    output = (output + chunk.toString('utf8')).slice(-outputTailChars)
-  }
-  child.stdout.on('data', collect)
-  child.stderr.on('data', collect)
-  let hasExited = false
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  void exited.then(() => {
-    hasExited = true
-  })
-  child.once('error', (error) => {
-    output += String(error)
-  })
-  const stop = async (): Promise<void> => {
-    if (hasExited) return
-    child.kill('SIGTERM')
-    const killTimer = setTimeout(() => child.kill('SIGKILL'), 5_000)
-    await exited
-    clearTimeout(killTimer)
-  }
+  const node = watchNodeProcess(child)
 
   const deadline = Date.now() + readyTimeoutMs
   let lastError: unknown
   while (Date.now() < deadline) {
-    if (hasExited) throw new NodeStartError({ rpcUrl, output, node: 'anvil' })
+    if (node.hasExited) throw new NodeStartError({ rpcUrl, output: node.output, node: 'anvil' })
     try {
       const chainId = await requestChainId(rpcUrl)
-      if (chainId === 31337) return { rpcUrl, stop }
+      if (chainId === 31337) return { rpcUrl, stop: node.stop }
       lastError = new Error(`unexpected chainId ${chainId}`)
     } catch (error) {
       lastError = error
     }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  await stop()
-  throw new NodeStartError({ rpcUrl, output, cause: lastError, node: 'anvil' })
+  await node.stop()
+  throw new NodeStartError({ rpcUrl, output: node.output, cause: lastError, node: 'anvil' })
 }

@@ -2,15 +2,13 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { NodeStartError, PortInUseError } from '../errors/devnet.ts'
+import { watchNodeProcess } from './watchNodeProcess.ts'
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 const hardhatBin = fileURLToPath(new URL('../node_modules/hardhat/internal/cli/bootstrap.js', import.meta.url))
 const devnetConfig = fileURLToPath(new URL('./hardhat.config.cjs', import.meta.url))
 // Hardhat keeps analytics consent and caches under the user's data dirs; keep them in the project.
 const hardhatHome = fileURLToPath(new URL('../node_modules/.cache/hardhat-home', import.meta.url))
-
-/** Enough of the node's output to explain a failed start, not the whole account listing. */
-const outputTailChars = 8_000
 
 export type StartNodeParameters = {
   port: number
@@ -63,51 +61,32 @@ export async function startNode({
     },
   )
 
-  let output = ''
   let listening = false
-  const collect = (chunk: Buffer): void => {
-    output = (output + chunk.toString('utf8')).slice(-outputTailChars)
-    listening ||= output.includes(listeningLine)
-  }
-  child.stdout.on('data', collect)
-  child.stderr.on('data', collect)
-
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve()
-    else child.once('exit', () => resolve())
+  const node = watchNodeProcess(child, {
+    onOutput: (output) => {
+      listening ||= output.includes(listeningLine)
+    },
   })
-  let hasExited = false
-  void exited.then(() => {
-    hasExited = true
-  })
-
-  const stop = async (): Promise<void> => {
-    if (hasExited) return
-    child.kill('SIGTERM')
-    const killTimer = setTimeout(() => child.kill('SIGKILL'), 5_000)
-    await exited
-    clearTimeout(killTimer)
-  }
 
   const deadline = Date.now() + readyTimeoutMs
   let lastError: unknown
   while (Date.now() < deadline) {
-    if (hasExited) throw new NodeStartError({ rpcUrl, output })
+    if (node.hasExited) throw new NodeStartError({ rpcUrl, output: node.output })
     if (!listening) {
       await new Promise((resolve) => setTimeout(resolve, 100))
       continue
     }
     try {
       const chainId = await requestChainId(rpcUrl)
-      if (chainId === 31337) return { rpcUrl, stop, exited }
+      if (chainId === 31337) return { rpcUrl, stop: node.stop, exited: node.exited }
       lastError = new Error(`unexpected chainId ${chainId}`)
     } catch (error) {
       lastError = error
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  await stop()
-  throw new NodeStartError({ rpcUrl, output, cause: lastError })
+  await node.stop()
+  throw new NodeStartError({ rpcUrl, output: node.output, cause: lastError })
 }
 
 /** Throws PortInUseError when something listens on the port (probed by listening there for a moment). */
