@@ -14,6 +14,9 @@ module.exports = {
         accountsBalance: '1000000000000000000000000', // 1,000,000 ETH each
       },
       loggingEnabled: false,
+      // The seeded devnet starts its clock in the past (devnet/startNode.ts), so that its history
+      // is over by the time the clock is set to the wall clock.
+      initialDate: process.env.DEVNET_INITIAL_DATE || undefined,
     },
   },
   paths: {

@@ -17,6 +17,8 @@ export type StartNodeParameters = {
   readyTimeoutMs?: number
   /** A hardhat config of the same chain (the bench's adds memory settings); the devnet's by default. */
   config?: string
+  /** The chain clock's start (hardhat's `initialDate`); the wall clock when absent. Read by the devnet's config only. */
+  initialDate?: Date | undefined
 }
 
 export type StartNodeReturnType = {
@@ -40,6 +42,7 @@ export async function startNode({
   host = '127.0.0.1',
   readyTimeoutMs = 30_000,
   config = devnetConfig,
+  initialDate,
 }: StartNodeParameters): Promise<StartNodeReturnType> {
   const rpcUrl = `http://${host}:${port}`
   await assertPortFree({ host, port })
@@ -57,6 +60,7 @@ export async function startNode({
         XDG_CONFIG_HOME: hardhatHome,
         XDG_DATA_HOME: hardhatHome,
         XDG_CACHE_HOME: hardhatHome,
+        DEVNET_INITIAL_DATE: initialDate?.toISOString() ?? '',
       },
     },
   )

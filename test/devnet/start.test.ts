@@ -61,7 +61,13 @@ test('default', { timeout: 120_000 }, async () => {
 
     const deployment = DeploymentSchema.parse(JSON.parse(readFileSync(deploymentPath, 'utf8')))
     expect(output).toContain(deployment.registry)
-    expect(await createPublicClient({ transport: http(rpcUrl) }).getChainId()).toBe(31337)
+    const chain = createPublicClient({ transport: http(rpcUrl) })
+    expect(await chain.getChainId()).toBe(31337)
+    // The seeded history lies in the past and the chain's clock is the wall clock: a job created now reads "just now".
+    const latest = await chain.getBlock({ blockTag: 'latest' })
+    expect(Math.abs(Number(latest.timestamp) - Date.now() / 1_000)).toBeLessThan(5)
+    const deployBlock = await chain.getBlock({ blockNumber: 1n })
+    expect(Number(deployBlock.timestamp)).toBeLessThan(Date.now() / 1_000 - 30 * 60)
 
     // The components listen where the flags say, and the indexer catches up with the seed.
     expect(output).toContain(`http://127.0.0.1:${port}`)
