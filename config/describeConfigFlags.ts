@@ -2,7 +2,7 @@ import { configSources, type ConfigSource } from './loadConfig.ts'
 
 /**
  * The configuration options of loadConfig as `--help` lines, each with its environment variable.
- * Defaults depend on the network preset: the README's Configuration section lists them. A server
+ * Defaults depend on the network preset: docs/configuration.md lists them. A server
  * that reads only some of them (the stdio MCP server) lists only those.
  */
 export function describeConfigFlags({ only }: { only?: readonly (keyof typeof configSources)[] } = {}): string {

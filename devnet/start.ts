@@ -37,7 +37,7 @@ Starts a hardhat devnet with the marketplace contracts and a seeded market, then
   --deployment <path>   where to write the deployment record (default devnet/deployment.json)
   -h, --help            print this and exit
   -V, --version         print the version and exit
-  Every other configuration flag of the README is accepted too.`
+  Every other configuration flag (docs/configuration.md) is accepted too.`
 
 type Stoppable = { name: string; stop: () => Promise<void> }
 

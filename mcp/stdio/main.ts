@@ -27,7 +27,7 @@ The local MCP server over stdio: list_services, get_service, get_job, verify_att
   -V, --version  print the version and exit
 ${describeConfigFlags({ only: ['network', 'rpcUrls', 'chainId', 'registry', 'escrow', 'deploymentPath', 'explorerUrl', 'indexerUrl', 'logLevel'] })}
 
-What run may spend (environment only, so that the agent cannot change it; see mcp/README.md):
+What run may spend (environment only, so that the agent cannot change it; see docs/mcp.md):
 ${runSettingsHelp}`
 
 if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)

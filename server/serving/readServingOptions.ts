@@ -12,7 +12,7 @@ export type ServingOptions = {
   trustProxy: string[] | false
   /**
    * HTTP/2 beside HTTP/1.1 (ALPN) under TLS. No flag sets it: `npm run bench`'s TLS stage measures
-   * it slower per request than HTTP/1.1 keep-alive for these small JSON answers (README, Benchmarks).
+   * it slower per request than HTTP/1.1 keep-alive for these small JSON answers (docs/benchmarks.md).
    */
   http2?: boolean | undefined
 }
