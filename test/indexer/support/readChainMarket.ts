@@ -3,19 +3,18 @@ import { getBlock, getContractEvents, readContract } from 'viem/actions'
 import { arbiterAbi } from '../../../chain/abi/arbiter.ts'
 import { escrowAbi } from '../../../chain/abi/escrow.ts'
 import { registryAbi } from '../../../chain/abi/registry.ts'
-import { toJob } from '../../../chain/mappers/toJob.ts'
-import { toJobEvent } from '../../../chain/mappers/toJobEvent.ts'
-import { toService } from '../../../chain/mappers/toService.ts'
 import type { JobDispute } from '../../../contract/disputeEvent.ts'
-import { jobEventNames, type JobDetail, type JobEventName } from '../../../contract/job.ts'
+import type { JobDetail } from '../../../contract/job.ts'
 import type { Deployment } from '../../../config/deployment.ts'
+import { decodeJob, decodeService } from './decodeChainRecords.ts'
 import type { MarketSnapshot } from './snapshotStore.ts'
 
 /**
  * The market as the chain has it, derived independently of the indexer: every record read
- * directly (`getService`/`getJob` for each id), every job's history from one full-range log
- * query per contract (the escrow's events, and the arbiter's about disputes), every dispute's
- * events with their arguments as the logs decode them, and the counters recomputed from those logs.
+ * directly (`getService`/`getJob` for each id) and decoded by this oracle's own lines
+ * (decodeChainRecords), never the indexer's mappers; every job's history from one full-range log
+ * query per contract (the escrow's events, and the arbiter's about disputes); every dispute's
+ * events with their arguments as the logs decode them; and the counters recomputed from those logs.
  */
 export async function readChainMarket(
   client: Client,
@@ -37,7 +36,7 @@ export async function readChainMarket(
     // One plain call per record, not the indexer's batched readers: this is what they are checked against.
     Promise.all(
       ids(nextServiceId).map(async (serviceId) =>
-        toService(
+        decodeService(
           serviceId,
           await readContract(client, { address: registry, abi: registryAbi, functionName: 'getService', args: [serviceId] }),
         ),
@@ -45,7 +44,7 @@ export async function readChainMarket(
     ),
     Promise.all(
       ids(nextJobId).map(async (jobId) =>
-        toJob(jobId, await readContract(client, { address: escrow, abi: escrowAbi, functionName: 'getJob', args: [jobId] })),
+        decodeJob(jobId, await readContract(client, { address: escrow, abi: escrowAbi, functionName: 'getJob', args: [jobId] })),
       ),
     ),
     Promise.all(blockNumbers.map((blockNumber) => getBlock(client, { blockNumber }))),
@@ -53,23 +52,26 @@ export async function readChainMarket(
   const timestamps = new Map(headers.map((header) => [header.number, header.timestamp]))
 
   const details: JobDetail[] = jobs.map((job) => ({ ...job, events: [] }))
-  // Listed here, not imported: the oracle names the events that carry a dispute's facts itself.
+  // Listed here, not imported: the oracle names the events of a job's history (the interface
+  // document's, and the arbiter's about its dispute) and those that carry a dispute's facts itself.
+  const historyEventNames: string[] = [
+    'JobCreated', 'JobAttested', 'JobSettled', 'JobExpired', 'JobDisputed', 'JobSlashed',
+    'DisputeOpened', 'DisputeFailed', 'Slashed',
+  ]
   const disputeEventNames: string[] = ['JobDisputed', 'DisputeOpened', 'DisputeFailed', 'JobSlashed', 'Slashed']
   const disputes: Record<string, JobDispute> = {}
   const outcomes = { JobSettled: new Set<bigint>(), JobExpired: new Set<bigint>(), JobSlashed: new Set<bigint>() }
   let totalSettledWei = 0n
   for (const log of logs) {
-    if (!(jobEventNames as readonly string[]).includes(log.eventName)) continue
+    if (!historyEventNames.includes(log.eventName)) continue
     const jobId = (log.args as { jobId: bigint }).jobId
-    details[Number(jobId) - 1]?.events.push(
-      toJobEvent({
-        event: log.eventName as JobEventName,
-        blockNumber: log.blockNumber,
-        transactionHash: log.transactionHash,
-        logIndex: log.logIndex,
-        timestamp: timestamps.get(log.blockNumber) as bigint,
-      }),
-    )
+    details[Number(jobId) - 1]?.events.push({
+      event: log.eventName as JobDetail['events'][number]['event'],
+      blockNumber: String(log.blockNumber),
+      transactionHash: log.transactionHash,
+      logIndex: log.logIndex,
+      timestamp: String(timestamps.get(log.blockNumber)),
+    })
     if (disputeEventNames.includes(log.eventName)) {
       const { jobId: _jobId, ...args } = log.args as Record<string, unknown>
       const dispute = (disputes[String(jobId)] ??= { jobId: String(jobId), count: 0, events: [] })
