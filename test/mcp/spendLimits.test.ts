@@ -158,9 +158,9 @@ describe('confirmation above MARKET_CONFIRM_ABOVE_WEI', () => {
     expect(result.isError ?? false, textOf(result)).toBe(false)
     expect(await nextJobId()).toBe(before + 1n)
     expect(asked).toHaveLength(1)
-    const { modelId } = await publicClient().readContract({ address: devnet.deployment.registry, abi: registryAbi, functionName: 'getService', args: [1n] })
+    const { modelId, providerIdentity } = await publicClient().readContract({ address: devnet.deployment.registry, abi: registryAbi, functionName: 'getService', args: [1n] })
     expect(asked[0]!.message).toContain(`pay ${price} wei`)
-    expect(asked[0]!.message).toContain(`Service: ${serviceId}\nModel: ${modelId}\nSeller: ${serviceSeller}\nSpent in the last 24 hours: 0 wei`)
+    expect(asked[0]!.message).toContain(`Service: ${serviceId}\nModel (as the seller wrote it): "${modelId}"\nProvider (as the seller wrote it): "${providerIdentity}"\nSeller: ${serviceSeller}\nSpent in the last 24 hours: 0 wei`)
   })
 
   test.each([
