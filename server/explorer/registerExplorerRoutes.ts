@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { AnswerHooks } from '../http/addAnswerHooks.ts'
+import { buildPageHeaders } from '../http/pages/buildPageHeaders.ts'
+import { registerPages } from '../http/pages/registerPages.ts'
 import { registerFixedAnswer } from '../http/registerFixedAnswer.ts'
 import { buildExplorerShell, explorerAssetPaths } from './buildExplorerShell.ts'
 import type { ExplorerSite } from './ExplorerSite.ts'
@@ -19,12 +21,19 @@ export type RegisterExplorerRoutesParameters = {
 
 /**
  * Serves the explorer: the same HTML shell at `/` and at every deep link, which the page renders
- * from its path, and the bundled script and stylesheet (ETag, compression, as the API's answers).
+ * from its path, and the bundled script and stylesheet (ETag, compression, as the API's answers),
+ * with the pages' headers: the shell's only inline script is its JSON data block, which no policy
+ * needs to allow, as it never runs.
  */
 export function registerExplorerRoutes(app: FastifyInstance, { assets, site, answers }: RegisterExplorerRoutesParameters): void {
   const shell = buildExplorerShell({ site })
-  for (const url of pagePaths)
-    registerFixedAnswer(app, { answers, url, contentType: 'text/html; charset=utf-8', body: shell })
-  registerFixedAnswer(app, { answers, url: explorerAssetPaths.js, contentType: 'text/javascript; charset=utf-8', body: assets.js })
-  registerFixedAnswer(app, { answers, url: explorerAssetPaths.css, contentType: 'text/css; charset=utf-8', body: assets.css })
+  registerPages(app, {
+    headers: buildPageHeaders(),
+    routes: (pages) => {
+      for (const url of pagePaths)
+        registerFixedAnswer(pages, { answers, url, contentType: 'text/html; charset=utf-8', body: shell })
+      registerFixedAnswer(pages, { answers, url: explorerAssetPaths.js, contentType: 'text/javascript; charset=utf-8', body: assets.js })
+      registerFixedAnswer(pages, { answers, url: explorerAssetPaths.css, contentType: 'text/css; charset=utf-8', body: assets.css })
+    },
+  })
 }

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { userFolder } from '../../config/userFolder.ts'
 import { DocsBuildError } from '../../errors/http.ts'
+import { localizeRedocPage } from './pages/localizeRedocPage.ts'
 
 const run = promisify(execFile)
 
@@ -28,7 +29,9 @@ const defaultDocsCacheDir = join(userFolder, 'docs')
 
 /**
  * Renders the OpenAPI document as one self-contained Redoc page with `redocly build-docs`.
- * `--inlineBundle` embeds the Redoc scripts, so the page loads no script or font from a CDN.
+ * `--inlineBundle` embeds the Redoc scripts, so the page loads no script or font from a CDN, and
+ * localizeRedocPage makes it load no image from one either (the page as built is what is kept, so
+ * a change to that adaptation needs no rebuild).
  * Built at the first start rather than committed: the page is 2.5 MB of generated bundle that
  * would otherwise be rewritten in the repository on every contract change. Kept in `cacheDir`
  * after that: the build is a Node process of its own taking 0.7 s of CPU, which on a 2-core
@@ -42,10 +45,10 @@ export async function buildDocsHtml({ openApiPath, title, cacheDir = defaultDocs
     const key = createHash('sha256').update(JSON.stringify([openApiText, title, version])).digest('hex')
     const cachedPath = join(cacheDir, `${key}.html`)
     const cached = await readFile(cachedPath, 'utf8').catch(() => '')
-    if (cached !== '') return cached
+    if (cached !== '') return localizeRedocPage(cached)
     const html = await renderDocs({ cli: join(dirname(cliPackagePath), 'bin/cli.js'), openApiPath, title })
     await keepPage(cachedPath, html).catch(() => undefined)
-    return html
+    return localizeRedocPage(html)
   } catch (cause) {
     throw new DocsBuildError({ openApiPath, cause })
   }
