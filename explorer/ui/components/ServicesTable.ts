@@ -2,6 +2,7 @@ import type { Service } from '../../../contract/service.ts'
 import { html } from '../html.ts'
 import type { ServiceHistories } from '../useServiceHistories.ts'
 import { AddressLink } from './AddressLink.ts'
+import { SellerText } from './SellerText.ts'
 import { ServiceStatusBadge } from './ServiceStatusBadge.ts'
 import { serviceStatusOf } from './serviceStatusOf.ts'
 import { TokenAmount } from './TokenAmount.ts'
@@ -25,7 +26,7 @@ export function ServicesTable({ services, histories, label }: ServicesTableProps
           const rotated = history?.some(({ event }) => event === 'SigningAddressRotated')
           return html`<tr key=${service.serviceId} data-service-id=${service.serviceId}>
             <td class="lead"><a href=${`/services/${service.serviceId}`}>#${service.serviceId}</a></td>
-            <td class="wrap" data-field="model">${service.modelId}<div class="muted small">${service.providerIdentity}</div></td>
+            <td class="wrap" data-field="model"><${SellerText} text=${service.modelId} /><div class="muted small"><${SellerText} text=${service.providerIdentity} /></div></td>
             <td class="detail" data-label="Seller"><${AddressLink} address=${service.seller} page="sellers" /></td>
             <td class="num detail" data-label="Price" data-field="price"><${TokenAmount} wei=${service.pricePerCall} /></td>
             <td class="num detail" data-label="Max input" data-field="max-input">${Number(service.maxInputBytes).toLocaleString('en-US')} bytes</td>

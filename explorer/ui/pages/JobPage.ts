@@ -7,6 +7,7 @@ import { client } from '../client.ts'
 import { AddressLink } from '../components/AddressLink.ts'
 import { Payouts } from '../components/Payouts.ts'
 import { Problem } from '../components/Problem.ts'
+import { SellerText } from '../components/SellerText.ts'
 import { StateBadge } from '../components/StateBadge.ts'
 import { Time } from '../components/Time.ts'
 import { Timeline } from '../components/Timeline.ts'
@@ -39,7 +40,7 @@ export function JobPage({ jobId }: { jobId: string }) {
     <section>
       <dl class="record" aria-label="Job">
         <dt>State</dt><dd data-field="state-number">${data.state} (${data.stateName})</dd>
-        <dt>Service</dt><dd><a href=${`/services/${data.serviceId}`}>#${data.serviceId}</a>${service.status === 'ready' ? ` · ${service.data.modelId}` : ''}</dd>
+        <dt>Service</dt><dd><a href=${`/services/${data.serviceId}`}>#${data.serviceId}</a>${service.status === 'ready' ? html` · <span data-field="model"><${SellerText} text=${service.data.modelId} /></span>` : ''}</dd>
         <dt>Seller</dt><dd><${AddressLink} address=${data.seller} page="sellers" /></dd>
         <dt>Buyer</dt><dd><${AddressLink} address=${data.buyer} page="buyers" /></dd>
         <dt>Paid into escrow by the buyer</dt><dd data-field="amount"><${TokenAmount} wei=${data.amount} /></dd>
@@ -76,11 +77,11 @@ function Attestation({ job }: { job: JobDetail }) {
       ? html`<dt>Parsed</dt><dd>The text does not parse as the five-field format.</dd>`
       : html`<dt>Content hash</dt><dd class="mono break">${fields.contentHash}</dd>
           <dt>Usage hash</dt><dd class="mono break">${fields.usageHash}</dd>
-          <dt>Provider</dt><dd data-field="provider">${fields.providerIdentity} (${fields.providerType})</dd>
+          <dt>Provider</dt><dd data-field="provider"><${SellerText} text=${fields.providerIdentity} /> (<${SellerText} text=${fields.providerType} />)</dd>
           <dt>TLS certificate</dt><dd class="mono break">${fields.tlsCertFingerprint}</dd>`}
     <dt>Output root hash</dt><dd class="mono break">${job.outputRootHash}</dd>
     <dt>Chat id</dt><dd class="mono break">${job.chatId}</dd>
-    <dt>Text</dt><dd class="mono break" data-field="attestation-text">${hexToString(job.attestationText as `0x${string}`)}</dd>
+    <dt>Text</dt><dd class="mono break" data-field="attestation-text"><${SellerText} text=${hexToString(job.attestationText as `0x${string}`)} /></dd>
     <dt>Signature</dt><dd class="mono break" data-field="signature">${job.attestationSignature}</dd>
   </dl>`
 }

@@ -6,6 +6,7 @@ import { PagedJobs } from '../components/PagedJobs.ts'
 import { KeyHistory } from '../components/KeyHistory.ts'
 import { Problem } from '../components/Problem.ts'
 import { ServiceStatusBadge } from '../components/ServiceStatusBadge.ts'
+import { SellerText } from '../components/SellerText.ts'
 import { serviceStatusOf } from '../components/serviceStatusOf.ts'
 import { Time } from '../components/Time.ts'
 import { TokenAmount } from '../components/TokenAmount.ts'
@@ -23,8 +24,8 @@ export function ServicePage({ serviceId }: { serviceId: string }) {
   return html`<h1>Service #${data.serviceId} <span data-field="status"><${ServiceStatusBadge} status=${serviceStatusOf(data, history.status === 'ready' ? history.data.events : undefined)} /></span></h1>
     <section>
       <dl class="record" aria-label="Service">
-        <dt>Model</dt><dd data-field="model">${data.modelId}</dd>
-        <dt>Provider</dt><dd>${data.providerIdentity} (${data.providerType}) · <span class="mono break">${data.providerAddress}</span></dd>
+        <dt>Model</dt><dd data-field="model"><${SellerText} text=${data.modelId} /></dd>
+        <dt>Provider</dt><dd data-field="provider"><${SellerText} text=${data.providerIdentity} /> (<${SellerText} text=${data.providerType} />) · <span class="mono break">${data.providerAddress}</span></dd>
         <dt>Seller</dt><dd><${AddressLink} address=${data.seller} page="sellers" /></dd>
         <dt>Price per call</dt><dd data-field="price"><${TokenAmount} wei=${data.pricePerCall} /></dd>
         <dt>Max input</dt><dd data-field="max-input">${Number(data.maxInputBytes).toLocaleString('en-US')} bytes</dd>
