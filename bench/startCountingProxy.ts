@@ -1,5 +1,6 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { createCallRateWindow } from '../test/support/faultProxy/createCallRateWindow.ts'
 
 export type RpcCounts = {
   /** HTTP requests (a JSON-RPC batch is one). */
@@ -8,30 +9,57 @@ export type RpcCounts = {
   rpcCalls: number
   /** Calls per JSON-RPC method. */
   methods: Record<string, number>
+  /** HTTP requests refused for the rate (`rateLimit`). */
+  rateLimited: number
+  /** Most calls in one HTTP request (a batch's members). */
+  largestBatch: number
 }
 
-export type StartCountingProxyParameters = { target: string }
+export type StartCountingProxyParameters = {
+  target: string
+  /**
+   * JSON-RPC calls served per sliding second, each member of a batch counted; none by default. A
+   * request that would go past it is refused whole as some public nodes do: HTTP 429,
+   * `Retry-After: 1` and one JSON-RPC error object, -32005 "limit exceeded", even to a batch
+   * (not an array of answers).
+   */
+  rateLimit?: number
+}
 
 export type StartCountingProxyReturnType = {
   url: string
   counts: () => RpcCounts
+  /** Most calls that arrived, served or refused, within any one second. */
+  peakCallsPerSecond: () => number
   reset: () => void
   stop: () => Promise<void>
 }
 
 /**
  * A pass-through HTTP proxy in front of the node that counts what goes through: the indexer is
- * pointed at it, so its requests are counted without touching its client.
+ * pointed at it, so its requests are counted without touching its client. With `rateLimit`, it is
+ * also the rate limit of a public node that refuses a batch with one error object.
  */
-export async function startCountingProxy({ target }: StartCountingProxyParameters): Promise<StartCountingProxyReturnType> {
+export async function startCountingProxy({ target, rateLimit = Infinity }: StartCountingProxyParameters): Promise<StartCountingProxyReturnType> {
   const targetUrl = new URL(target)
   const agent = new Agent({ keepAlive: true })
-  let counts: RpcCounts = { httpRequests: 0, rpcCalls: 0, methods: {} }
+  const zero = (): RpcCounts => ({ httpRequests: 0, rpcCalls: 0, methods: {}, rateLimited: 0, largestBatch: 0 })
+  let counts = zero()
+  const callRate = createCallRateWindow({ limit: rateLimit })
 
   const server = createServer(async (request, response) => {
     const body = await readBody(request)
+    const methods = rpcMethods(body)
     counts.httpRequests += 1
-    for (const method of rpcMethods(body)) {
+    counts.largestBatch = Math.max(counts.largestBatch, methods.length)
+    if (!callRate.admit(methods.length)) {
+      counts.rateLimited += 1
+      response
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32005, message: 'limit exceeded' } }))
+      return
+    }
+    for (const method of methods) {
       counts.rpcCalls += 1
       counts.methods[method] = (counts.methods[method] ?? 0) + 1
     }
@@ -61,8 +89,9 @@ export async function startCountingProxy({ target }: StartCountingProxyParameter
   return {
     url: `http://127.0.0.1:${port}`,
     counts: () => structuredClone(counts),
+    peakCallsPerSecond: callRate.peak,
     reset: () => {
-      counts = { httpRequests: 0, rpcCalls: 0, methods: {} }
+      counts = zero()
     },
     stop: async () => {
       server.closeAllConnections()

@@ -12,8 +12,9 @@ import {
 
 /**
  * What a failed RPC request means for the one that asked:
- * - `rate-limited`: the node or its provider says slow down. Asking smaller would only add
- *   requests: retry the same request later, with backoff.
+ * - `rate-limited`: the node or its provider says slow down (HTTP 429, or 503 with `Retry-After`,
+ *   whatever the body; a rate code or phrase). Asking smaller would only add requests: retry the
+ *   same request later, after its `Retry-After` or with backoff.
  * - `timeout`: no answer within the client's timeout; the node may still be computing it. A log
  *   window is asked smaller (its width may be what took so long); anything else is retried later,
  *   with backoff.
@@ -33,7 +34,7 @@ export type ClassifyRpcErrorReturnType = RpcErrorKind
 
 /** Phrases providers use to say slow down, whatever code or status carries them. */
 const rateLimitPhrase = /\brate\b|too many requests|throttl|per second|\/second|request limit|compute units/i
-/** HTTP 429; JSON-RPC 429 (providers answering a batch with HTTP 200); QuickNode's own -32007. */
+/** JSON-RPC 429 (providers answering a batch with HTTP 200); QuickNode's own -32007. */
 const rateLimitCodes: readonly unknown[] = [429, -32007]
 
 /** Phrases nodes and providers use when a request or its result set is too big (a block range, a log count, a size). */
@@ -53,7 +54,9 @@ export function classifyRpcError(error: unknown): ClassifyRpcErrorReturnType {
   for (let link: unknown = error; link instanceof Error; link = link.cause) {
     if (link instanceof HttpRequestError) {
       if (link.status === 413) return 'too-large'
-      if (rateLimitCodes.includes(link.status) || rateLimitPhrase.test(messageOf(link))) return 'rate-limited'
+      if (isRateLimitStatus(link) || rateLimitPhrase.test(messageOf(link))) return 'rate-limited'
+      // The node's JSON-RPC error inside another status (see createStatusCheck): read as if in a 200.
+      if (link.cause instanceof RpcRequestError) continue
       // A body that is no JSON-RPC error (a provider's own JSON or text) naming a limit.
       return tooLargePhrase.test(messageOf(link)) ? 'too-large' : 'transport'
     }
@@ -75,6 +78,14 @@ export function classifyRpcError(error: unknown): ClassifyRpcErrorReturnType {
     }
   }
   return 'unknown'
+}
+
+/**
+ * HTTP 429, or 503 with a `Retry-After`: a rate limit whatever the body says (providers answer one
+ * JSON-RPC error, -32005 "limit exceeded" among them, which alone would read as a size refusal).
+ */
+function isRateLimitStatus(error: HttpRequestError): boolean {
+  return error.status === 429 || (error.status === 503 && error.headers?.has('retry-after') === true)
 }
 
 /** The node's own words: viem keeps them as `details`, the cause's message. */

@@ -15,6 +15,14 @@ export type CreateRpcLimiterParameters = {
   /** Wait after a rate-limited answer without `Retry-After`, doubled per attempt (default 500 ms). */
   retryDelayMs?: number
   maxRetryDelayMs?: number
+  /** Longest `Retry-After` obeyed (default 60,000 ms): a node asking for more is asked again then. */
+  maxRetryAfterMs?: number
+  /**
+   * How long the rate at which the node last refused stays a ceiling (default 60,000 ms): the rate
+   * recovers up to just under it, and past it only once this long went by without a refusal
+   * (limits change).
+   */
+  forgetRefusalAfterMs?: number
   /**
    * For a node with others behind it (viem's `fallback`): a rate-limited answer is thrown at once,
    * and until the wait it asked for is over every call is refused at once (NodeCoolingDownError),
@@ -43,24 +51,36 @@ export type CreateRpcLimiterReturnType = {
 }
 
 /**
- * Keeps the calls to one node within its rate and adapts to what the node says. A rate-limited
- * answer (see classifyRpcError) halves the rate in force (at least 1/s) and pauses the node for its
- * `Retry-After`, else an exponential backoff; each success then raises the rate by 1/rate, about
- * one call per second per second of full use, up to the configured rate (additive increase,
- * multiplicative decrease, as TCP does: it settles under a limit it is never told).
+ * Keeps the calls to one node within its rate and adapts to what the node says. Every call, each
+ * member of a batch included, holds a slot of the node's window (createCallWindow), so no batch
+ * has more members than the rate in force. A rate-limited answer (see classifyRpcError) pauses
+ * the node for its `Retry-After` (else an exponential backoff) and lowers the rate in force to
+ * what the node has just shown it accepts: the calls it answered within the last second, or half
+ * the rate it refused if that is more (at least 1/s); the refused rate stays a ceiling for
+ * `forgetRefusalAfterMs`. Each success then raises the rate by 1/rate, about one call per second
+ * per second of full use, up to that ceiling and the configured rate (additive increase,
+ * multiplicative decrease, as TCP does: it settles under a limit it is never told, here without
+ * crossing it again every few seconds).
  */
 export function createRpcLimiter({
   requestsPerSecond,
   maxAttempts = 8,
   retryDelayMs = 500,
   maxRetryDelayMs = 8_000,
+  maxRetryAfterMs = 60_000,
+  forgetRefusalAfterMs = 60_000,
   handOver = false,
   url = 'the RPC node',
 }: CreateRpcLimiterParameters = {}): CreateRpcLimiterReturnType {
   const ceiling = requestsPerSecond ?? Infinity
   let rate = ceiling
-  const window = createCallWindow({ limit: rate })
+  const spanMs = 1_000
+  const window = createCallWindow({ limit: rate, spanMs })
   let loweredAt = -Infinity
+  /** The rate the node last refused: recovery stops just under it until `forgetRefusalAfterMs` has passed. */
+  let refusedRate = Infinity
+  /** When the calls the node answered (a result or a JSON-RPC error, not a rate limit) were answered, oldest first. */
+  const answered: number[] = []
   let delayedCalls = 0
   let rateLimitedAnswers = 0
   let lastRateLimited: unknown
@@ -70,22 +90,39 @@ export function createRpcLimiter({
     window.limit = Math.floor(value)
   }
 
+  const answeredWithinSpan = (now: number): number => {
+    while (answered.length > 0 && (answered[0] as number) <= now - spanMs) answered.shift()
+    return answered.length
+  }
+
   const slowDown = (sentAt: number): void => {
     // Answers to calls sent before the last lowering speak of the rate before it: a refused batch
-    // of 100 calls halves the rate once, not 100 times.
+    // of 100 calls lowers the rate once, not 100 times.
     if (sentAt < loweredAt) return
-    loweredAt = performance.now()
-    // Unlimited so far: what the node just refused is what it held, so half of that.
+    const now = performance.now()
+    loweredAt = now
+    // Unlimited so far: what the node just refused is what it held.
     const refused = Number.isFinite(rate) ? rate : window.occupied
-    setRate(Math.max(1, Math.floor(refused / 2)))
+    refusedRate = Math.floor(refused)
+    const accepted = Math.max(answeredWithinSpan(now), Math.floor(refused / 2))
+    setRate(Math.max(1, Math.min(accepted, refusedRate - 1)))
+  }
+
+  const noteAnswered = (now: number): void => {
+    answered.push(now)
+    answeredWithinSpan(now)
   }
 
   const recover = (): void => {
-    if (rate < ceiling) setRate(Math.min(ceiling, rate + 1 / rate))
+    const now = performance.now()
+    noteAnswered(now)
+    if (now - loweredAt >= forgetRefusalAfterMs) refusedRate = Infinity
+    const highest = Math.min(ceiling, Math.max(1, refusedRate - 1))
+    if (rate < highest) setRate(Math.min(highest, rate + 1 / rate))
   }
 
   const waitFor = (error: unknown, attempt: number): number =>
-    readRetryAfter(error) ?? Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (attempt - 1))
+    Math.min(maxRetryAfterMs, readRetryAfter(error) ?? Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (attempt - 1)))
 
   const limited = (inner: ReturnType<Transport>): EIP1193RequestFn =>
     (async (args, options) => {
@@ -107,7 +144,10 @@ export function createRpcLimiter({
           recover()
           return result
         } catch (error) {
-          if (classifyRpcError(error) !== 'rate-limited') {
+          const kind = classifyRpcError(error)
+          if (kind !== 'rate-limited') {
+            // A JSON-RPC error is an answer too: the node counted the call.
+            if (kind === 'refused' || kind === 'too-large') noteAnswered(performance.now())
             slot.release()
             throw error
           }

@@ -1,5 +1,6 @@
 import { fallback, http, type Transport } from 'viem'
 import { createRpcLimiter, type RpcLimiterState } from '../../chain/rpc/createRpcLimiter.ts'
+import { createStatusCheck } from '../../chain/rpc/createStatusCheck.ts'
 import { redactUrl } from '../../config/redactUrl.ts'
 
 export type CreateIndexerTransportParameters = {
@@ -36,7 +37,9 @@ export function createIndexerTransport({ urls, requestsPerSecond, batchSize, tim
     const limiter = createRpcLimiter({ requestsPerSecond, handOver: index < urls.length - 1, url: redactUrl(url) })
     // Retries are the limiter's (rate limits) and the indexer's own (backoff, never skipping);
     // batching turns each window's reads into one request.
-    const transport = limiter.wrap(http(url, { batch: { batchSize }, retryCount: 0, timeout: timeoutMs }))
+    // A non-2xx answer is an HTTP error with its status and Retry-After, even to a batch (createStatusCheck).
+    const onFetchResponse = createStatusCheck({ url: redactUrl(url) })
+    const transport = limiter.wrap(http(url, { batch: { batchSize }, retryCount: 0, timeout: timeoutMs, onFetchResponse }))
     return { url, limiter, transport }
   })
   const transport = nodes.length === 1 ? (nodes[0] as (typeof nodes)[number]).transport : fallback(nodes.map((node) => node.transport), { retryCount: 0 })

@@ -43,7 +43,7 @@ describe('requestsPerSecond', () => {
 })
 
 describe('rate-limited answers', () => {
-  test('HTTP 429 with Retry-After: 1: the calls wait and succeed, the rate drops, then recovers', async () => {
+  test('HTTP 429 with Retry-After: 1: the calls wait and succeed, the rate drops, then recovers up to just under the rate refused', async () => {
     const rates: (number | null)[] = []
     const { stub, limiter, call } = await setUp(
       {
@@ -63,9 +63,20 @@ describe('rate-limited answers', () => {
     expect(limiter.state.rateLimitedAnswers).toBe(6)
     // Halved once per refused batch (8 -> 4 -> 2), not once per refused call.
     expect(rates.slice(0, 3)).toEqual([8, 4, 2])
-    const lowest = limiter.state.rateInForce as number
-    await expect(calls(4, call)).resolves.toHaveLength(4)
-    expect(limiter.state.rateInForce).toBeGreaterThan(lowest)
+    await expect(calls(8, call)).resolves.toHaveLength(8)
+    // The node refused 4 calls a second last: recovery stops at 3 until forgetRefusalAfterMs has passed.
+    expect(limiter.state.rateInForce).toBe(3)
+  })
+
+  test('forgetRefusalAfterMs: once it has passed without a refusal, the rate recovers past the one refused', async () => {
+    const { limiter, call } = await setUp(
+      { reply: ({ n }) => (n === 0 ? { status: 429, headers: { 'retry-after': '0' }, body: 'Too Many Requests' } : undefined) },
+      { requestsPerSecond: 8, forgetRefusalAfterMs: 0 },
+    )
+    await expect(call()).resolves.toBe('0x1')
+    expect(limiter.state.rateInForce).toBe(4)
+    await expect(calls(8, call)).resolves.toHaveLength(8)
+    expect(limiter.state.rateInForce).toBeGreaterThan(4)
     expect(limiter.state.rateInForce).toBeLessThanOrEqual(8)
   })
 
