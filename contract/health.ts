@@ -43,6 +43,17 @@ export const HealthSelfCheckSchema = z
       'last indexed block and compared with what is served; what differs is read again with its history and replaced.',
   )
 
+export const HealthStalledNodeSchema = z
+  .object({
+    url: z.string().describe('The node, as configured (--rpc-url, --fallback-rpc-url), without credentials or API keys.'),
+    methods: z.array(z.string()).describe('The JSON-RPC methods of the request it holds (a batch names each method once).'),
+    waitingMs: z.number().int().min(0).describe('Since that request was sent, in ms.'),
+    timedOut: z
+      .boolean()
+      .describe('True once the request ended at its deadline (it went to the next node, or the poll is retried); the node stays listed until it answers one in full.'),
+  })
+  .describe('A node holding a request whose whole answer (status, headers and body) has not come within a quarter of its deadline.')
+
 export const HealthSchema = extendApi(
   z.object({
     ok: z
@@ -80,6 +91,13 @@ export const HealthSchema = extendApi(
           'answered part of the logs; the window is read again) or "undecodable_log" (naming the block and transaction).',
       ),
     selfCheck: HealthSelfCheckSchema,
+    stalledNodes: z
+      .array(HealthStalledNodeSchema)
+      .describe(
+        'Empty while every node answers. A node that leaves a request unanswered (a load balancer that sent half a body, ' +
+          'or accepted the request and never answered) is named here while it lasts: each request has one deadline ' +
+          'for headers and body, after which the call goes to the next node.',
+      ),
   }),
   { title: 'Health', description: 'Health record of the indexer.' },
 )

@@ -1,3 +1,4 @@
+import { TimeoutError } from 'viem'
 import { BaseError } from './BaseError.ts'
 
 /** The node refused an `eth_getLogs` range as too wide; the scanner shrinks its window. */
@@ -151,5 +152,40 @@ export class ContractNotDeployedError extends BaseError {
     super(`The ${contract} address ${address} holds no contract on the chain at "${url}" (check --${contract} and --rpc-url).`, {
       code: 'contract_not_deployed',
     })
+  }
+}
+
+/**
+ * A node that did not finish its answer (headers and the whole body) within the request's
+ * deadline. It is viem's TimeoutError, not our BaseError, on purpose: viem's HTTP client passes a
+ * TimeoutError through as it is (anything else it wraps as an HttpRequestError), its `fallback`
+ * hands the call to the next node, and classifyRpcError reads it as a timeout.
+ */
+export class RpcDeadlineError extends TimeoutError {
+  override name = 'RpcDeadlineError'
+  readonly code = 'rpc_deadline'
+  /** The node, without credentials. */
+  readonly node: string
+  readonly timeoutMs: number
+  /** The JSON-RPC methods of the request (one, or a batch's, deduplicated). */
+  readonly methods: readonly string[]
+
+  constructor({ node, body, methods, timeoutMs, received }: { node: string; body: RpcDeadlineBody; methods: readonly string[]; timeoutMs: number; received: 'nothing' | 'headers' }) {
+    super({ body, url: node })
+    this.node = node
+    this.timeoutMs = timeoutMs
+    this.methods = methods
+    this.shortMessage = `The RPC node at "${node}" did not finish its answer to ${methods.join(', ') || 'a request'} within ${timeoutMs / 1000} s (${received === 'nothing' ? 'no answer' : 'status and headers came, the body stopped'}).`
+    this.message = this.message.replace('The request took too long to respond.', this.shortMessage)
+  }
+}
+
+type RpcDeadlineBody = ConstructorParameters<typeof TimeoutError>[0]['body']
+
+/** A poll whose requests to the node settled none for too long: it is abandoned and retried, so the loop goes on. */
+export class PollStalledError extends BaseError {
+  override name = 'PollStalledError'
+  constructor({ stallMs }: { stallMs: number }) {
+    super(`The poll had no answer from any node for ${stallMs / 1000} s; it is abandoned and retried.`, { code: 'poll_stalled' })
   }
 }

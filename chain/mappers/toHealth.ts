@@ -1,12 +1,16 @@
+import type { NodeStall } from '../rpc/createNodeStallWatch.ts'
 import type { Health } from '../../contract/health.ts'
 
-export type ToHealthParameters = Omit<Health, 'lastIndexedBlock' | 'headBlock' | 'lagBlocks' | 'selfCheck'> & {
+export type ToHealthParameters = Omit<Health, 'lastIndexedBlock' | 'headBlock' | 'lagBlocks' | 'selfCheck' | 'stalledNodes'> & {
   lastIndexedBlock: bigint
   headBlock: bigint
   selfCheck: Omit<Health['selfCheck'], 'lastRunAt'> & { lastRunAt: number | undefined }
+  stalledNodes: readonly NodeStall[]
+  /** Epoch milliseconds, for how long each stalled node has held its request. */
+  now: number
 }
 
-/** The health record: block numbers become decimal strings, the lag a block count, the self-check's time unix seconds. */
+/** The health record: block numbers become decimal strings, the lag a block count, the self-check's time unix seconds, a stall its wait in ms. */
 export function toHealth(parameters: ToHealthParameters): Health {
   const { lastIndexedBlock, headBlock } = parameters
   return {
@@ -25,5 +29,11 @@ export function toHealth(parameters: ToHealthParameters): Health {
       ...parameters.selfCheck,
       lastRunAt: parameters.selfCheck.lastRunAt === undefined ? null : Math.floor(parameters.selfCheck.lastRunAt / 1000).toString(),
     },
+    stalledNodes: parameters.stalledNodes.map(({ url, methods, since, timedOut }) => ({
+      url,
+      methods: [...methods],
+      waitingMs: Math.max(0, Math.round(parameters.now - since)),
+      timedOut,
+    })),
   }
 }

@@ -2,9 +2,10 @@ import { BlockNotFoundError, type Address, type Client } from 'viem'
 import { getBlock, getChainId } from 'viem/actions'
 import { findBlockByTimestamp } from '../../chain/read/findBlockByTimestamp.ts'
 import { BaseError } from '../../errors/BaseError.ts'
-import { ChainIdMismatchError } from '../../errors/chain.ts'
+import { ChainIdMismatchError, RpcDeadlineError } from '../../errors/chain.ts'
 import { createStore, type Store } from '../store/createStore.ts'
 import { createScanWindow, type ScanWindow } from './createScanWindow.ts'
+import { createPollWatchdog } from './createPollWatchdog.ts'
 import { createSelfCheck, type SelfCheckRepair } from './createSelfCheck.ts'
 import { findCommonAncestor } from './findCommonAncestor.ts'
 import { followHeads, type FollowHeadsChange, type FollowHeadsParameters, type HeadFollower } from './followHeads.ts'
@@ -37,6 +38,12 @@ export type CreateIndexerParameters = {
   /** First retry delay after a failed poll, doubled per failure up to `maxRetryDelayMs`. */
   retryDelayMs?: number
   maxRetryDelayMs?: number
+  /**
+   * A poll none of whose requests settled for this long is abandoned (its requests fail with
+   * PollStalledError) and retried (default 30,000 ms; startIndexer: the request deadline times the
+   * nodes, plus one).
+   */
+  pollStallMs?: number
   /** Every failed poll (it is retried); defaults to one line on stderr. */
   onError?: (error: unknown) => void
   /**
@@ -116,6 +123,7 @@ export function createIndexer(
     onLogRangeLimit = logLogRangeLimit,
     retryDelayMs = 250,
     maxRetryDelayMs = 10_000,
+    pollStallMs = 30_000,
     onError = logError,
     newHeads,
     onNewHeadsChange = logNewHeadsChange,
@@ -153,8 +161,8 @@ export function createIndexer(
   let follower: HeadFollower | undefined
   let backfilled: () => void = () => undefined
 
-  /** Resolves with the head it read up to. */
-  const poll = async (): Promise<bigint> => {
+  /** Resolves with the head it read up to; reads through `client`, the poll's watchdog's. */
+  const poll = async (client: Client): Promise<bigint> => {
     const cursor = store.sync.cursor
     // One batch: the chain id, the head, and the cursor block as the node has it now (absent if
     // the chain got shorter than the cursor). The chain id is settled first: a node serving
@@ -231,7 +239,8 @@ export function createIndexer(
     polling = true
     headWaiting = false
     const startedAt = now()
-    inFlight = poll().then(
+    const watchdog = createPollWatchdog(client, { stallMs: pollStallMs })
+    inFlight = poll(watchdog.client).finally(watchdog.stop).then(
       (headNumber) => {
         polling = false
         failures = 0
@@ -306,6 +315,10 @@ function absentBlock(error: unknown): undefined {
 /** What health shows of a failed poll: our errors keep their code, the node's are transport failures. */
 export function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof BaseError) return { code: error.code, message: error.message }
+  // It names the node and what it held; viem's wrappers (a batch, an action) only say "took too long".
+  for (let link: unknown = error; link instanceof Error; link = link.cause) {
+    if (link instanceof RpcDeadlineError) return { code: link.code, message: link.shortMessage }
+  }
   const message = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error)
   const details = (error as { details?: unknown }).details
   return { code: 'rpc_failed', message: `${message.split('\n')[0]}${typeof details === 'string' && details !== '' ? ` (${details})` : ''}` }

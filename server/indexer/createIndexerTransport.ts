@@ -1,6 +1,8 @@
-import { fallback, http, type Transport } from 'viem'
+import { fallback, type Transport } from 'viem'
+import { createNodeStallWatch, type NodeStall } from '../../chain/rpc/createNodeStallWatch.ts'
 import { createRpcLimiter, type RpcLimiterState } from '../../chain/rpc/createRpcLimiter.ts'
 import { createStatusCheck } from '../../chain/rpc/createStatusCheck.ts'
+import { httpWithDeadline } from '../../chain/rpc/httpWithDeadline.ts'
 import { redactUrl } from '../../config/redactUrl.ts'
 
 export type CreateIndexerTransportParameters = {
@@ -9,6 +11,7 @@ export type CreateIndexerTransportParameters = {
   /** Calls per second each node accepts; undefined: learned from the nodes' answers (see createRpcLimiter). */
   requestsPerSecond?: number | undefined
   batchSize: number
+  /** One deadline per request, headers and body (httpWithDeadline): past it, the call goes to the next node. */
   timeoutMs: number
 }
 
@@ -23,6 +26,10 @@ export type CreateIndexerTransportReturnType = {
   nodes: readonly { url: string; transport: Transport }[]
   /** Each node's limiter, in the order of `urls`. */
   limits: () => RpcNodeLimits[]
+  /** The nodes that hold a request unanswered now (see createNodeStallWatch), in the order of `urls`. */
+  stalls: () => NodeStall[]
+  /** Calls `onChange` whenever a node's stall may have begun or ended; returns the unsubscribe function. */
+  watchStalls: (onChange: () => void) => () => void
 }
 
 /**
@@ -33,19 +40,27 @@ export type CreateIndexerTransportReturnType = {
  * wait it asked for is over; the last node has no one to hand over to, so it waits and sends again.
  */
 export function createIndexerTransport({ urls, requestsPerSecond, batchSize, timeoutMs }: CreateIndexerTransportParameters): CreateIndexerTransportReturnType {
+  const stallListeners = new Set<() => void>()
   const nodes = urls.map((url, index) => {
     const limiter = createRpcLimiter({ requestsPerSecond, handOver: index < urls.length - 1, url: redactUrl(url) })
     // Retries are the limiter's (rate limits) and the indexer's own (backoff, never skipping);
     // batching turns each window's reads into one request.
     // A non-2xx answer is an HTTP error with its status and Retry-After, even to a batch (createStatusCheck).
     const onFetchResponse = createStatusCheck({ url: redactUrl(url) })
-    const transport = limiter.wrap(http(url, { batch: { batchSize }, retryCount: 0, timeout: timeoutMs, onFetchResponse }))
-    return { url, limiter, transport }
+    // Named in health from a quarter of the deadline on, before the call goes to the next node.
+    const stallWatch = createNodeStallWatch({ url: redactUrl(url), stallAfterMs: timeoutMs / 4, onChange: () => stallListeners.forEach((listener) => listener()) })
+    const transport = limiter.wrap(httpWithDeadline(url, { batch: { batchSize }, retryCount: 0, timeoutMs, onFetchResponse, onExchange: stallWatch.onExchange }))
+    return { url, limiter, transport, stallWatch }
   })
   const transport = nodes.length === 1 ? (nodes[0] as (typeof nodes)[number]).transport : fallback(nodes.map((node) => node.transport), { retryCount: 0 })
   return {
     transport,
     nodes: nodes.map(({ url, transport: node }) => ({ url, transport: node })),
     limits: () => nodes.map(({ url, limiter }) => ({ url: redactUrl(url), ...limiter.state })),
+    stalls: () => nodes.flatMap(({ stallWatch }) => stallWatch.stall() ?? []),
+    watchStalls: (onChange) => {
+      stallListeners.add(onChange)
+      return () => stallListeners.delete(onChange)
+    },
   }
 }

@@ -1,4 +1,5 @@
-import { createPublicClient, http, type Transport } from 'viem'
+import { createPublicClient, type Transport } from 'viem'
+import { httpWithDeadline } from '../../chain/rpc/httpWithDeadline.ts'
 import type { Config } from '../../config/ConfigSchema.ts'
 import { redactUrl } from '../../config/redactUrl.ts'
 import { NodeUnreachableError } from '../../errors/chain.ts'
@@ -12,7 +13,7 @@ export type StartIndexerParameters = Pick<
 > &
   Partial<Pick<Config, 'fallbackRpcUrls' | 'rpcRateLimit' | 'logRange'>>
 export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg' | 'onLogRangeLimit' | 'store' | 'commit'> & {
-  /** Per-request timeout of the RPC client (default 10,000 ms). */
+  /** Per-request deadline of the RPC client, headers and body (default 10,000 ms; see httpWithDeadline). */
   timeoutMs?: number
   /**
    * The nodes' transports when the caller made them (createNodeTransports), so that calls made
@@ -40,7 +41,7 @@ export function startIndexer(
   config: StartIndexerParameters,
   { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, onLogRangeLimit, observeTransport = (transport) => transport, rpc, store, commit }: StartIndexerOptions = {},
 ): StartIndexerReturnType {
-  const { transport, limits } = rpc ?? createNodeTransports(config, { timeoutMs })
+  const { transport, limits, stalls, watchStalls } = rpc ?? createNodeTransports(config, { timeoutMs })
   const client = createPublicClient({ transport: observeTransport(transport) })
   const startBlock =
     config.startBlock ?? (config.deployTimestamp === null ? 0n : { timestamp: BigInt(config.deployTimestamp) })
@@ -52,6 +53,8 @@ export function startIndexer(
     chainId: config.chainId,
     network: config.network,
     pollIntervalMs: config.pollIntervalMs,
+    // A call may wait out its deadline on every node in turn before the last one answers it.
+    pollStallMs: timeoutMs * (2 + (config.fallbackRpcUrls?.length ?? 0)),
     maxWindow: maxWindow ?? config.logRange ?? undefined,
     onError: onError ?? ((error) => console.error(`indexer: poll of ${redactUrl(config.rpcUrl)} failed, retrying: ${describeFailure(error).message}`)),
     newHeads: config.wsRpcUrl === null ? undefined : { url: config.wsRpcUrl, timeoutMs },
@@ -62,8 +65,16 @@ export function startIndexer(
     store,
     commit,
   })
+  const stopWatchingStalls = watchStalls(() => indexer.store.nodesStalled(stalls()))
   indexer.start().catch(onError ?? ((error: unknown) => console.error(error instanceof Error ? error.message : error)))
-  return Object.assign(indexer, { rpcLimits: limits })
+  return {
+    ...indexer,
+    rpcLimits: limits,
+    async stop() {
+      stopWatchingStalls()
+      await indexer.stop()
+    },
+  }
 }
 
 /**
@@ -110,7 +121,7 @@ export async function checkIndexerNode(
   const urls = [config.rpcUrl, ...(config.fallbackRpcUrls ?? [])]
   const outcomes = await Promise.allSettled(
     urls.map((url, index) =>
-      checkNode(createPublicClient({ transport: rpc?.nodes[index]?.transport ?? http(url, { retryCount: 0, timeout: timeoutMs }) }), {
+      checkNode(createPublicClient({ transport: rpc?.nodes[index]?.transport ?? httpWithDeadline(url, { retryCount: 0, timeoutMs }) }), {
         url,
         chainId: config.chainId,
         contracts: { registry: config.registry, escrow: config.escrow },

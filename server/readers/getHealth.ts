@@ -40,6 +40,8 @@ export function getHealth(store: StoreReader, { now = Date.now() }: GetHealthPar
     newHeads: sync.newHeads,
     problems,
     selfCheck,
+    stalledNodes: sync.stalledNodes,
+    now,
   })
   return { ok, health }
 }

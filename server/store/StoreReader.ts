@@ -1,4 +1,5 @@
 import type { Hash } from 'viem'
+import type { NodeStall } from '../../chain/rpc/createNodeStallWatch.ts'
 import type { ToCountersParameters } from '../../chain/mappers/toCounters.ts'
 import type { Health } from '../../contract/health.ts'
 import type { Job, JobEvent } from '../../contract/job.ts'
@@ -75,6 +76,8 @@ export type StoreSync = {
   creations: CreationCount
   /** Set while the node serves another chain than the configured one: the readers serve nothing. */
   chainMismatch: ChainIdMismatchError | undefined
+  /** The nodes that hold a request unanswered now, as the indexer's transport reports them (not kept in a durable store). */
+  stalledNodes: readonly NodeStall[]
   /** Why the last poll failed; undefined once one succeeds. */
   lastError: { code: string; message: string } | undefined
   /** Polls that completed, and polls that failed (each is retried). */

@@ -5,6 +5,7 @@ import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import type { ChainIdMismatchError } from '../../errors/chain.ts'
 import type { DisputeEvent } from '../../contract/disputeEvent.ts'
+import type { NodeStall } from '../../chain/rpc/createNodeStallWatch.ts'
 import type { BlockRef, CreationCount, Cursor, ReplicaStanding, SelfCheckStatus, StoreSync } from './StoreReader.ts'
 
 /** What the indexer applies windows, rollbacks and repairs through (and what it reads back to do so). */
@@ -41,6 +42,8 @@ export type StoreWriter = {
   clear(): void
   /** Records whether the node serves the configured chain (undefined) or another one. */
   servingChain(mismatch: ChainIdMismatchError | undefined): void
+  /** Records which nodes hold a request unanswered now, for the health reader. */
+  nodesStalled(stalls: readonly NodeStall[]): void
   /** Records a failed poll and why. */
   pollFailed(error: { code: string; message: string }): void
   /** Records where the self-check stands. */

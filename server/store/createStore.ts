@@ -118,6 +118,7 @@ export function createStore({
     lastHeadAt: undefined,
     creations: { next: { service: undefined, job: undefined }, first: { service: undefined, job: undefined }, checkedAt: undefined },
     chainMismatch: undefined,
+    stalledNodes: [],
     lastError: undefined,
     polls: 0,
     failedPolls: 0,
@@ -443,6 +444,10 @@ export function createStore({
       sync.backfilledAt ??= at
       sync.lastError = undefined
       sync.polls += 1
+    },
+
+    nodesStalled(stalls) {
+      sync.stalledNodes = stalls
     },
 
     pollFailed({ code, message }) {

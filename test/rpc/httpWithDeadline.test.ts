@@ -1,0 +1,97 @@
+import { createPublicClient, fallback, http, TimeoutError } from 'viem'
+import { getBlockNumber } from 'viem/actions'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
+import { createNodeStallWatch } from '../../chain/rpc/createNodeStallWatch.ts'
+import { httpWithDeadline } from '../../chain/rpc/httpWithDeadline.ts'
+import { RpcDeadlineError } from '../../errors/chain.ts'
+import { startStallingProxy, type StallingProxy } from '../support/startStallingProxy.ts'
+import { startRpcStub, type RpcStub } from './support/startRpcStub.ts'
+
+const timeoutMs = 400
+
+let node: RpcStub
+let proxy: StallingProxy
+
+beforeAll(async () => {
+  node = await startRpcStub({ answer: () => ({ result: '0x2a' }) })
+  proxy = await startStallingProxy({ target: node.url })
+})
+
+afterAll(async () => {
+  await proxy?.stop()
+  await node?.close()
+})
+
+/** One uncached request through `transport`: its outcome and how long it took. */
+async function blockNumberThrough(transport: Parameters<typeof createPublicClient>[0]['transport']): Promise<{ outcome: PromiseSettledResult<bigint>; ms: number }> {
+  const startedAt = performance.now()
+  const [outcome] = await Promise.allSettled([getBlockNumber(createPublicClient({ transport }), { cacheTime: 0 })])
+  return { outcome: outcome as PromiseSettledResult<bigint>, ms: performance.now() - startedAt }
+}
+
+test('default', async () => {
+  const { outcome } = await blockNumberThrough(httpWithDeadline(proxy.url, { retryCount: 0, timeoutMs }))
+  expect(outcome).toEqual({ status: 'fulfilled', value: 42n })
+})
+
+describe('a stalled answer ends at the deadline, headers and body alike', () => {
+  test.each(['halfBody', 'never'] as const)('%s', async (kind) => {
+    proxy.stall({ kind, answers: 1 })
+    const { outcome, ms } = await blockNumberThrough(httpWithDeadline(proxy.url, { retryCount: 0, timeoutMs }))
+    expect(outcome.status).toBe('rejected')
+    const reason = (outcome as PromiseRejectedResult).reason as Error
+    const deadline = reason instanceof RpcDeadlineError ? reason : (reason.cause as Error)
+    expect(deadline).toBeInstanceOf(RpcDeadlineError)
+    expect(deadline).toBeInstanceOf(TimeoutError)
+    expect(classifyRpcError(reason)).toBe('timeout')
+    expect((deadline as RpcDeadlineError).shortMessage).toBe(
+      `The RPC node at "${proxy.url}" did not finish its answer to eth_blockNumber within 0.4 s (${kind === 'never' ? 'no answer' : 'status and headers came, the body stopped'}).`,
+    )
+    expect(ms).toBeGreaterThanOrEqual(timeoutMs - 5)
+    expect(ms).toBeLessThan(timeoutMs + 1_000)
+  })
+})
+
+test("viem's own timeout stops counting once the headers are in (why the deadline is ours)", async () => {
+  proxy.stall({ kind: 'halfBody', answers: 1 })
+  const pending = getBlockNumber(createPublicClient({ transport: http(proxy.url, { retryCount: 0, timeout: timeoutMs }) }), { cacheTime: 0 })
+  const outcome = await Promise.race([pending.then(() => 'answered', () => 'failed'), new Promise((resolve) => setTimeout(resolve, 4 * timeoutMs, 'still waiting'))])
+  expect(outcome).toBe('still waiting')
+  pending.catch(() => undefined)
+})
+
+test('a stalled call goes to the next node at the deadline', async () => {
+  proxy.stall({ kind: 'halfBody', answers: 1 })
+  const { outcome, ms } = await blockNumberThrough(
+    fallback([httpWithDeadline(proxy.url, { retryCount: 0, timeoutMs }), httpWithDeadline(node.url, { retryCount: 0, timeoutMs })], { retryCount: 0 }),
+  )
+  expect(outcome).toEqual({ status: 'fulfilled', value: 42n })
+  expect(ms).toBeLessThan(timeoutMs + 1_000)
+})
+
+test("the caller's signal still aborts at once, with its own reason", async () => {
+  proxy.stall({ kind: 'never', answers: 1 })
+  const client = createPublicClient({ transport: httpWithDeadline(proxy.url, { retryCount: 0, timeoutMs: 10_000 }) })
+  const cancel = new AbortController()
+  const startedAt = performance.now()
+  const request = client.request({ method: 'eth_blockNumber' }, { signal: cancel.signal })
+  setTimeout(() => cancel.abort(), 100)
+  await expect(request).rejects.toThrow(/abort/i)
+  expect(performance.now() - startedAt).toBeLessThan(2_000)
+})
+
+test('the stall watch names the node from its threshold until it answers in full', async () => {
+  const changes: number[] = []
+  const watch = createNodeStallWatch({ url: 'the node', stallAfterMs: 100, onChange: () => changes.push(changes.length) })
+  const transport = httpWithDeadline(proxy.url, { retryCount: 0, timeoutMs, onExchange: watch.onExchange })
+  proxy.stall({ kind: 'halfBody', answers: 1 })
+  const stalled = blockNumberThrough(transport)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  expect(watch.stall()).toMatchObject({ url: 'the node', methods: ['eth_blockNumber'], timedOut: false })
+  await stalled
+  expect(watch.stall()).toMatchObject({ url: 'the node', methods: ['eth_blockNumber'], timedOut: true })
+  await expect(blockNumberThrough(transport)).resolves.toMatchObject({ outcome: { status: 'fulfilled' } })
+  expect(watch.stall()).toBeUndefined()
+  expect(changes.length).toBeGreaterThanOrEqual(3)
+})
