@@ -1,10 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BenchSetupError } from '../errors/bench.ts'
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 
@@ -26,6 +27,8 @@ export const packageTargets: PackageTargets = {
 export type MeasurePackageReturnType = PackageTargets & {
   tarballBytes: number
   installedPackages: number
+  /** The `npm warn` lines `npm i <tarball>` printed (install scripts to approve, deprecations...): none is the target. */
+  installWarnings: string[]
   tools: string[]
 }
 
@@ -93,7 +96,9 @@ export async function measurePackage({ log }: { log: (message: string) => void }
     execFileSync('mkdir', ['-p', consumer])
     writeFileSync(join(consumer, 'package.json'), '{ "name": "consumer", "private": true }\n')
     log('npm i <tarball> in an empty folder')
-    execFileSync('npm', ['i', '--no-audit', '--no-fund', tarball], { cwd: consumer, stdio: 'ignore' })
+    // Its stderr is kept: every `npm warn` line there is a warning a user installing it would see.
+    const { status, stderr } = spawnSync('npm', ['i', '--no-audit', '--no-fund', tarball], { cwd: consumer, encoding: 'utf8' })
+    if (status !== 0) throw new BenchSetupError(`npm i <tarball> exited with ${status}: ${stderr.trim()}`)
     const nodeModules = join(consumer, 'node_modules')
 
     // A path npx has never seen: its cache key is the spec, so this is a first `npx -y`.
@@ -107,6 +112,7 @@ export async function measurePackage({ log }: { log: (message: string) => void }
       tarballBytes: statSync(tarball).size,
       installedBytes: folderBytes(nodeModules),
       installedPackages: countPackages(nodeModules),
+      installWarnings: stderr.split('\n').filter((line) => line.startsWith('npm warn')),
       firstToolsListMs: first.ms,
       warmToolsListMs: warm.ms,
       tools: warm.tools,

@@ -35,11 +35,15 @@ let work: string
 let tarball: string
 let packedFiles: string[]
 
-/** An empty project (`npm init`'s package.json) with the tarball installed, and `also` beside it. */
-async function installTarball(folder: string, packageJson: Record<string, unknown>, also: string[] = []): Promise<void> {
+/** An empty project (`npm init`'s package.json) with the tarball installed, and `also` beside it; what npm printed. */
+async function installTarball(
+  folder: string,
+  packageJson: Record<string, unknown>,
+  also: string[] = [],
+): Promise<{ stdout: string; stderr: string }> {
   mkdirSync(folder, { recursive: true })
   writeFileSync(join(folder, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, ...packageJson }, null, 2)}\n`)
-  await run('npm', ['install', '--no-audit', '--no-fund', tarball, ...also], { cwd: folder, env: cleanEnv })
+  return run('npm', ['install', '--no-audit', '--no-fund', tarball, ...also], { cwd: folder, env: cleanEnv })
 }
 
 /** The versions this checkout develops with, as `name@version`. */
@@ -104,6 +108,16 @@ test('the tarball holds what users run and import, and installs alone: no runtim
 
   const version = await run(join(nodeModules, '.bin/tee-market-mcp'), ['--version'], { env: cleanEnv })
   expect(version.stdout.trim()).toMatch(/^tee-market \d+\.\d+\.\d+/)
+})
+
+test('the packed manifest holds no script npm runs when installing a package', async () => {
+  // What npm 11 runs, or asks allowScripts about, for an installed package (@npmcli/arborist's
+  // install-scripts.js): these four, and node-gyp for a binding.gyp. The SDK patch is applied by
+  // preprepare, which npm runs only in this checkout (npm ci, npm install with no arguments).
+  const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json'])
+  const { scripts = {} } = JSON.parse(stdout) as { scripts?: Record<string, string> }
+  expect(Object.keys(scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([])
+  expect(packedFiles.filter((path) => path.endsWith('binding.gyp'))).toEqual([])
 })
 
 test('server.json names the package as the MCP registry checks it (mcpName, identifier, version)', () => {
@@ -240,18 +254,24 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
 
 describe('an app on zod 4 installs tee-market alone: the client and the attestation check bring their zod 3 and ts-rest, types too', () => {
   let app: string
+  let installed: { stdout: string; stderr: string }
 
   /** tsc over the fixture, strict, checking the package's declarations too (no skipLibCheck). */
   const compile = (resolution: Resolution): Promise<void> => compileApp(app, { resolution, skipLibCheck: false })
 
   beforeAll(async () => {
     app = join(work, 'zod4App')
-    await installTarball(app, { type: 'module' }, ['zod@4.6.7'])
+    installed = await installTarball(app, { type: 'module' }, ['zod@4.6.7'])
     cpSync(join(zod4Fixture, 'src'), join(app, 'src'), { recursive: true })
   }, 180_000)
 
   test('default: nothing is installed but tee-market and the app\'s zod 4', () => {
     expect(installedPackages(join(app, 'node_modules'))).toEqual(['tee-market', 'zod'])
+  })
+
+  test('npm i <tarball> beside zod 4 is silent: no warning, no install script to approve', () => {
+    expect(installed.stderr).toBe('')
+    expect(installed.stdout.trim()).toMatch(/^added 2 packages in [\d.]+m?s$/)
   })
 
   // The fixture's @ts-expect-error lines fail the build if the client's types came out as `any`.
