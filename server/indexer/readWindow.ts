@@ -116,25 +116,22 @@ export async function readWindow(
 ): Promise<ReadWindowReturnType> {
   const toHash = toBlockHash ?? (readToBlockHash ? (await getBlock(client, { blockNumber: toBlock })).hash : undefined)
 
-  let logs: MarketLog[]
-  let nextAtEnd: readonly [bigint, bigint] | undefined
-  try {
-    ;[logs, nextAtEnd] = await Promise.all([
-      readLogs(client, { address: [registry, escrow, arbiter], events: marketEvents, fromBlock, toBlock }),
-      checkCountAtEnd
-        ? Promise.all([
-            readNextId(client, { contract: 'registry', address: registry, blockNumber: toBlock }),
-            readNextId(client, { contract: 'escrow', address: escrow, blockNumber: toBlock }),
-          ])
-        : undefined,
-    ])
-  } catch (cause) {
-    const kind = classifyRpcError(cause)
-    // A window whose answer took longer than the client waits is asked smaller, like one refused:
-    // sent again as it was, it would queue behind the one the node is still computing.
-    if (kind === 'too-large' || kind === 'timeout') throw new LogRangeTooLargeError({ fromBlock, toBlock, reason: kind === 'timeout' ? 'timeout' : 'refused', cause })
-    throw cause
-  }
+  const [logs, nextAtEnd] = await Promise.all([
+    readLogs(client, { address: [registry, escrow, arbiter], events: marketEvents, fromBlock, toBlock }).catch((cause: unknown) => {
+      // Only the eth_getLogs' own refusal for its size, or its answer late, asks the window smaller
+      // (sent again as it was, a late one would queue behind the answer the node is still
+      // computing); a rate limit or a failed transport says nothing about the range.
+      const kind = classifyRpcError(cause)
+      if (kind === 'too-large' || kind === 'timeout') throw new LogRangeTooLargeError({ fromBlock, toBlock, reason: kind === 'timeout' ? 'timeout' : 'refused', cause })
+      throw cause
+    }),
+    checkCountAtEnd
+      ? Promise.all([
+          readNextId(client, { contract: 'registry', address: registry, blockNumber: toBlock }),
+          readNextId(client, { contract: 'escrow', address: escrow, blockNumber: toBlock }),
+        ])
+      : undefined,
+  ])
   const services = countCreations({
     kind: 'service',
     created: logs.flatMap((log) => (log.eventName === 'ServiceRegistered' ? [log.args.serviceId] : [])),

@@ -93,6 +93,14 @@ describe('non-2xx answers', () => {
     expect(limits()[0]?.rateInForce).toBeLessThanOrEqual(4)
   })
 
+  test('a single call answered 429 with -32005 "limit exceeded": a rate limit waited out, not a size refusal', async () => {
+    const node = await start({ reply: ({ n }) => (n < 2 ? { ...overQuota, headers: { 'retry-after': '0' } } : undefined) })
+    const { call, limits } = clientFor([node.url])
+    await expect(call()).resolves.toBe('0x1')
+    expect(node.batches).toEqual([1, 1, 1])
+    expect(limits()[0]?.rateLimitedAnswers).toBe(2)
+  })
+
   test('HTTP 503 with Retry-After is a rate limit; without it, a failure handed to the next node', async () => {
     const busy = await start({ reply: ({ n }) => (n === 0 ? { status: 503, headers: { 'retry-after': '0' }, body: 'busy' } : undefined) })
     const { call, limits } = clientFor([busy.url])
