@@ -92,6 +92,13 @@ export const RunResultSchema = z.object({
     })
     .describe('The service paid.'),
   buyer: AddressSchema.describe('Paying wallet (from MARKET_PRIVATE_KEY).'),
+  reuseNote: z
+    .string()
+    .optional()
+    .describe(
+      'Present when this call paid nothing: the buyer already had an open job for the same service and prompt (an earlier run, ' +
+        'perhaps one whose call timed out), and this call followed and returns that job.',
+    ),
   output: z
     .string()
     .optional()

@@ -1,6 +1,8 @@
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseEther } from 'viem'
 import type { Config } from '../config/ConfigSchema.ts'
+import { userFolder } from '../config/userFolder.ts'
 
 export type BuildMcpClientEntriesParameters = {
   config: Config
@@ -34,6 +36,13 @@ export function buildMcpClientEntries({ config, hostedUrl, buyerKey }: BuildMcpC
           DEPLOYMENT_PATH: config.deploymentPath,
           MARKET_OUTPUT_URL: `${config.tlsCert === null ? 'http' : 'https'}://${config.host}:${config.sellerPort}/outputs/{jobId}`,
           MARKET_PRIVATE_KEY: buyerKey,
+          // Written out, so the person sees the knobs a real entry has. The devnet's dearest
+          // service costs 0.004, under the default 0.01 cap; a day of trying it may take more than
+          // the default 0.05, so 1 devnet token. Its own ledger: devnet spending must not eat into
+          // the real network's day.
+          MARKET_MAX_PRICE_WEI: parseEther('0.01').toString(),
+          MARKET_SPEND_LIMIT_WEI: parseEther('1').toString(),
+          MARKET_SPEND_LEDGER: join(userFolder, 'spend-devnet.json'),
           // A devnet's certificate is likely self-signed: the local server must trust it to fetch outputs.
           ...(config.tlsCert === null ? {} : { NODE_EXTRA_CA_CERTS: resolve(config.tlsCert) }),
         },

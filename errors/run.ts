@@ -1,5 +1,7 @@
+import { formatEther } from 'viem'
 import { BaseError } from './BaseError.ts'
 import { canQuoteSetting, quoteSetting } from './quoteSetting.ts'
+import { describeLimit } from './describeLimit.ts'
 
 /**
  * Refusals of `run` before anything is paid. None of these messages ever quotes the private key:
@@ -59,9 +61,9 @@ export class PromptTooLargeError extends BaseError {
 
 export class PriceAboveCapError extends BaseError {
   override name = 'PriceAboveCapError'
-  constructor({ serviceId, price, cap }: { serviceId: bigint; price: bigint; cap: bigint }) {
+  constructor({ serviceId, price, cap, isDefault }: { serviceId: bigint; price: bigint; cap: bigint; isDefault: boolean }) {
     super(
-      `Service "${serviceId}" costs ${price} wei per call, above the MARKET_MAX_PRICE_WEI cap of ${cap} wei. Nothing was spent.`,
+      `Service "${serviceId}" costs ${price} wei (${formatEther(price)} native token) per call, above the per-call cap: ${describeLimit('MARKET_MAX_PRICE_WEI', cap, isDefault)} per call. Only the person running this server can raise MARKET_MAX_PRICE_WEI, or set it to none, in the server's environment. Nothing was spent.`,
       { code: 'price_above_cap' },
     )
   }
@@ -188,6 +190,20 @@ export class RunCancelledError extends BaseError {
         ? 'run was cancelled before paying. Nothing was spent.'
         : `run was cancelled while waiting for job "${jobId}", created and paid in transaction "${createJobHash}". The job stays on chain: the seller may still settle it; follow it with get_job "${jobId}", and if it expires unsettled, reclaimExpired(${jobId}) on the escrow refunds it. Do not run again for the same prompt.`,
       { code: 'run_cancelled' },
+    )
+  }
+}
+
+/**
+ * Whether this buyer already has an open job for the same service and prompt could not be read, so
+ * `run` does not pay: a retry of a call that timed out would otherwise pay twice.
+ */
+export class OpenJobLookupError extends BaseError {
+  override name = 'OpenJobLookupError'
+  constructor({ serviceId, cause }: { serviceId: bigint; cause?: unknown }) {
+    super(
+      `The node did not answer whether this buyer already has an open job for service "${serviceId}" and this prompt (its JobCreated logs and job state), so run did not pay, to avoid paying twice. Try again when the node answers. Nothing was spent.`,
+      { code: 'open_job_lookup_failed', cause },
     )
   }
 }

@@ -1,4 +1,5 @@
 import { BaseError } from './BaseError.ts'
+import { describeLimit } from './describeLimit.ts'
 
 /**
  * Refusals of `run` from the limits only the person sets (spend limit, allow-lists, confirmation),
@@ -6,13 +7,11 @@ import { BaseError } from './BaseError.ts'
  */
 export class SpendLimitError extends BaseError {
   override name = 'SpendLimitError'
-  constructor({ spent, limit, price, freesAt }: { spent: bigint; limit: bigint; price: bigint; freesAt: Date | null }) {
+  constructor({ spent, limit, price, freesAt, isDefault }: { spent: bigint; limit: bigint; price: bigint; freesAt: Date | null; isDefault: boolean }) {
     super(
-      `MARKET_SPEND_LIMIT_WEI allows ${limit} wei of escrow in any 24 hours; ${spent} wei was spent in the last 24 hours and this service costs ${price} wei. ${
-        freesAt === null
-          ? 'Its price alone is above the limit, so only a person raising MARKET_SPEND_LIMIT_WEI can allow it.'
-          : `Room for it frees up at ${freesAt.toISOString()}.`
-      } Nothing was spent.`,
+      `${describeLimit('MARKET_SPEND_LIMIT_WEI', limit, isDefault)} of escrow in any 24 hours; ${spent} wei was spent in the last 24 hours and this service costs ${price} wei. ${
+        freesAt === null ? 'Its price alone is above the limit.' : `Room for it frees up at ${freesAt.toISOString()}.`
+      } Only the person running this server can raise MARKET_SPEND_LIMIT_WEI, or set it to none, in the server's environment. Nothing was spent.`,
       { code: 'spend_limit_reached' },
     )
   }

@@ -8,8 +8,10 @@ export type CheckRunnableParameters = {
   /** The service as the registry holds it now. */
   service: Service
   prompt: string
-  /** `MARKET_MAX_PRICE_WEI`, parsed; null for no cap. */
+  /** `MARKET_MAX_PRICE_WEI`, parsed (or its default); null for `none`. */
   maxPrice: bigint | null
+  /** Whether `maxPrice` is the default (unset): the refusal says so. */
+  maxPriceIsDefault: boolean
   /** `MARKET_ALLOWED_SERVICES` and `MARKET_ALLOWED_SELLERS`, parsed. */
   allowed: Pick<SpendSettings, 'allowedServices' | 'allowedSellers'>
 }
@@ -21,7 +23,7 @@ export type CheckRunnableReturnType = {
 }
 
 /** The checks on the service and the prompt that come before any transaction. */
-export function checkRunnable({ service, prompt, maxPrice, allowed: { allowedServices, allowedSellers } }: CheckRunnableParameters): CheckRunnableReturnType {
+export function checkRunnable({ service, prompt, maxPrice, maxPriceIsDefault, allowed: { allowedServices, allowedSellers } }: CheckRunnableParameters): CheckRunnableReturnType {
   const serviceId = BigInt(service.serviceId)
   if (allowedServices !== null && !allowedServices.includes(serviceId)) throw new ServiceNotAllowedError({ serviceId, allowed: allowedServices })
   if (allowedSellers !== null && !allowedSellers.some((seller) => isAddressEqual(seller, service.seller))) {
@@ -34,6 +36,6 @@ export function checkRunnable({ service, prompt, maxPrice, allowed: { allowedSer
     throw new PromptTooLargeError({ serviceId, bytes: input.length, maxInputBytes })
   }
   const price = BigInt(service.pricePerCall)
-  if (maxPrice !== null && price > maxPrice) throw new PriceAboveCapError({ serviceId, price, cap: maxPrice })
+  if (maxPrice !== null && price > maxPrice) throw new PriceAboveCapError({ serviceId, price, cap: maxPrice, isDefault: maxPriceIsDefault })
   return { input, price }
 }

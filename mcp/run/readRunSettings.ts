@@ -2,6 +2,7 @@ import { isAbsolute, join } from 'node:path'
 import { getAddress, isAddress, type Address, type PrivateKeyAccount } from 'viem'
 import { userFolder } from '../../config/userFolder.ts'
 import { RunSettingError } from '../../errors/run.ts'
+import { defaultSpendLimits } from '../spend/defaultSpendLimits.ts'
 import { parseBuyerKey } from './parseBuyerKey.ts'
 
 export type ReadRunSettingsParameters = {
@@ -14,8 +15,10 @@ export type ReadRunSettingsParameters = {
  * `run` cannot change.
  */
 export type SpendSettings = {
-  /** `MARKET_SPEND_LIMIT_WEI`: the most `run` may escrow in any 24 hours; null for no limit. */
+  /** `MARKET_SPEND_LIMIT_WEI`: the most `run` may escrow in any 24 hours (0.05 native token unset); null for `none`. */
   limit: bigint | null
+  /** Whether `limit` is the default, the variable being unset: refusals say so. */
+  limitIsDefault: boolean
   /** `MARKET_SPEND_LEDGER`: where payments are counted, shared by every server of this person. */
   ledgerPath: string
   /** `MARKET_ALLOWED_SERVICES`: the only service ids `run` may pay; null for any. */
@@ -28,8 +31,10 @@ export type SpendSettings = {
 
 export type RunSettings = {
   account: PrivateKeyAccount
-  /** `MARKET_MAX_PRICE_WEI`: refuse services priced above it; null for no cap. */
+  /** `MARKET_MAX_PRICE_WEI`: refuse services priced above it (0.01 native token unset); null for `none`. */
   maxPrice: bigint | null
+  /** Whether `maxPrice` is the default, the variable being unset: refusals say so. */
+  maxPriceIsDefault: boolean
   /** `MARKET_POLL_INTERVAL_MS`: how often the job is polled until settled. */
   pollIntervalMs: number
   /**
@@ -43,6 +48,7 @@ export type RunSettings = {
 const defaultPollIntervalMs = 2_000
 const weiPattern = /^(0|[1-9][0-9]{0,77})$/
 const weiExpects = 'a whole number of wei (digits only, no sign, no leading zeros)'
+const limitExpects = `${weiExpects}, or none for no limit`
 
 /** `~/.tee-market/spend.json`: one ledger per person, whichever client starts the server. */
 export const defaultSpendLedgerPath = join(userFolder, 'spend.json')
@@ -50,8 +56,10 @@ export const defaultSpendLedgerPath = join(userFolder, 'spend.json')
 /** The environment variables `run` reads, as `--help` lines. */
 export const runSettingsHelp = `  MARKET_PRIVATE_KEY        the buyer wallet's private key (0x + 64 hex digits); only run uses it, never shown
   MARKET_MAX_PRICE_WEI      refuse a service priced above this many wei per call
+                            (default 10000000000000000 = 0.01 native token; none for no cap)
   MARKET_SPEND_LIMIT_WEI    the most run may escrow in any 24 hours, counted in the ledger across restarts
-  MARKET_SPEND_LEDGER       the ledger file (absolute path; default ~/.tee-market/spend.json)
+                            (default 50000000000000000 = 0.05 native token; none for no limit)
+  MARKET_SPEND_LEDGER       the ledger file, always kept (absolute path; default ~/.tee-market/spend.json)
   MARKET_ALLOWED_SERVICES   the only service ids run may pay, comma-separated
   MARKET_ALLOWED_SELLERS    the only seller addresses run may pay, comma-separated
   MARKET_CONFIRM_ABOVE_WEI  above this price the person confirms each payment (MCP elicitation)
@@ -61,9 +69,12 @@ export const runSettingsHelp = `  MARKET_PRIVATE_KEY        the buyer wallet's p
 /** Reads and checks every `run` setting before anything is paid. */
 export function readRunSettings({ env }: ReadRunSettingsParameters): RunSettings {
   const account = parseBuyerKey({ privateKey: env.MARKET_PRIVATE_KEY })
+  const maxPrice = readLimit(env, 'MARKET_MAX_PRICE_WEI', defaultSpendLimits.maxPriceWei)
+  const spendLimit = readLimit(env, 'MARKET_SPEND_LIMIT_WEI', defaultSpendLimits.spendLimitWei)
   return {
     account,
-    maxPrice: readWei(env, 'MARKET_MAX_PRICE_WEI'),
+    maxPrice: maxPrice.wei,
+    maxPriceIsDefault: maxPrice.isDefault,
     pollIntervalMs:
       optional(env.MARKET_POLL_INTERVAL_MS, (text) =>
         /^[1-9][0-9]{0,6}$/.test(text) && Number(text) >= 50
@@ -76,7 +87,8 @@ export function readRunSettings({ env }: ReadRunSettingsParameters): RunSettings
         : fail('MARKET_OUTPUT_URL', text, 'an http:// or https:// URL containing {jobId}, e.g. http://127.0.0.1:8082/outputs/{jobId}'),
     ) ?? null,
     spend: {
-      limit: readWei(env, 'MARKET_SPEND_LIMIT_WEI'),
+      limit: spendLimit.wei,
+      limitIsDefault: spendLimit.isDefault,
       ledgerPath:
         optional(env.MARKET_SPEND_LEDGER, (text) =>
           isAbsolute(text) ? text : fail('MARKET_SPEND_LEDGER', text, 'an absolute file path, e.g. /home/me/.tee-market/spend.json'),
@@ -94,6 +106,14 @@ export function readRunSettings({ env }: ReadRunSettingsParameters): RunSettings
 
 function readWei(env: ReadRunSettingsParameters['env'], variable: string): bigint | null {
   return optional(env[variable], (text) => (weiPattern.test(text) ? BigInt(text) : fail(variable, text, weiExpects))) ?? null
+}
+
+/** A limit the person may only raise or lift (`none`): unset, it is the default, never "no limit". */
+function readLimit(env: ReadRunSettingsParameters['env'], variable: string, fallback: bigint): { wei: bigint | null; isDefault: boolean } {
+  const wei = optional(env[variable], (text) =>
+    text.toLowerCase() === 'none' ? null : weiPattern.test(text) ? BigInt(text) : fail(variable, text, limitExpects),
+  )
+  return wei === undefined ? { wei: fallback, isDefault: true } : { wei, isDefault: false }
 }
 
 /** A comma-separated list; an empty one, or one with an item `parse` rejects, is refused rather than read as "anything". */

@@ -3,27 +3,21 @@ import { getChainId } from 'viem/actions'
 import type { Job } from '../../contract/job.ts'
 import type { RunResult } from '../../contract/mcp.ts'
 import {
-  CreateJobRejectedError,
-  CreateJobRevertedError,
   JobEndedUnsettledError,
   JobExpiredRefundedError,
   RefundFailedError,
   RunCancelledError,
   RunInterruptedError,
 } from '../../errors/run.ts'
-import { checkSpendLimit } from '../spend/checkSpendLimit.ts'
-import { releaseSpend } from '../spend/releaseSpend.ts'
-import { reserveSpend } from '../spend/reserveSpend.ts'
 import type { ToolCallExtra, ToolProgress } from '../tools/defineTool.ts'
 import type { MarketSource } from '../source/MarketSource.ts'
 import { verifyJobAttestation } from '../verify/verifyJobAttestation.ts'
 import { checkRunnable } from './checkRunnable.ts'
-import { confirmPayment } from './confirmPayment.ts'
 import { fetchJobOutput, type FetchJobOutputReturnType } from './fetchJobOutput.ts'
-import { prepareCreateJob } from './prepareCreateJob.ts'
+import { payOrReuseJob } from './payOrReuseJob.ts'
 import { reclaimExpiredJob } from './reclaimExpiredJob.ts'
 import { readRunSettings, type RunSettings } from './readRunSettings.ts'
-import { sendCreateJob, type SendCreateJobReturnType } from './sendCreateJob.ts'
+import { sendInOrder } from './sendInOrder.ts'
 import { waitForJobOutcome, type WaitForJobOutcomeReturnType } from './waitForJobOutcome.ts'
 
 export type RunJobParameters = {
@@ -51,9 +45,10 @@ export type RunJobReturnType = RunResult
 const expiryGraceMs = 15_000
 
 /**
- * Pays for one inference: checks everything that can be checked for free, creates the job once,
- * waits for the seller to settle it (reporting progress), verifies the attestation and fetches the
- * output. A job left unsettled at expiry is refunded and reported as an error naming the refund.
+ * Pays for one inference: checks everything that can be checked for free, creates the job once
+ * (or follows the buyer's open job for the same service and prompt, paying nothing), waits for
+ * the seller to settle it (reporting progress), verifies the attestation and fetches the output.
+ * A job left unsettled at expiry is refunded and reported as an error naming the refund.
  * A cancel before payment spends nothing; after it, the wait stops and the error (and the log,
  * since a cancelled call's answer is never delivered) names the job left on chain.
  */
@@ -62,46 +57,30 @@ export async function runJob(
   { chain, escrow, explorerUrl, env, serviceId, prompt, timeoutSec, log, signal, reportProgress, confirm }: RunJobParameters,
 ): Promise<RunJobReturnType> {
   const settings = readRunSettings({ env })
-  const { account, spend } = settings
+  const { account } = settings
   const service = await chain.getService({ serviceId })
-  const { input, price } = checkRunnable({ service, prompt, maxPrice: settings.maxPrice, allowed: spend })
-  const { request } = await prepareCreateJob(client, { account, escrow, serviceId, price, input, timeoutSec })
-
-  // The ledger is kept once the person asks for a limit or confirmations (which show today's spending).
-  const counted = spend.limit !== null || spend.confirmAbove !== null
-  if (counted) {
-    const { spent } = await checkSpendLimit({ path: spend.ledgerPath, limit: spend.limit, price })
-    if (spend.confirmAbove !== null && price > spend.confirmAbove) {
-      await confirmPayment(confirm, { service, price, threshold: spend.confirmAbove, spent, limit: spend.limit })
-    }
-  }
-  if (signal?.aborted) throw new RunCancelledError()
-  const reservation = counted
-    ? await reserveSpend({ path: spend.ledgerPath, limit: spend.limit, price, serviceId, buyer: account.address })
-    : undefined
-  let sent: SendCreateJobReturnType
-  try {
-    sent = await sendCreateJob(client, { account, escrow, request })
-  } catch (error) {
-    // No escrow left the wallet: the reservation is taken back. An unconfirmed send stays counted.
-    if (reservation !== undefined && (error instanceof CreateJobRejectedError || error instanceof CreateJobRevertedError)) {
-      await releaseSpend({ path: spend.ledgerPath, id: reservation.id }).catch((cause: unknown) =>
-        log(`run: the spend ledger still counts ${price} wei that was not paid: ${cause instanceof Error ? cause.message : String(cause)}`),
-      )
-    }
-    throw error
-  }
-  const { jobId, transactionHash } = sent
-  log(`run: job ${jobId} created for service ${serviceId} in ${transactionHash}`)
+  const { input, price } = checkRunnable({ service, prompt, maxPrice: settings.maxPrice, maxPriceIsDefault: settings.maxPriceIsDefault, allowed: settings.spend })
+  const { jobId, transactionHash, reused } = await payOrReuseJob(client, { chain, escrow, settings, service, input, price, timeoutSec, log, signal, confirm })
+  const reuseNote =
+    reused === null
+      ? undefined
+      : `Job "${jobId}" for this service and prompt was already open, created by this buyer in transaction "${transactionHash}" (an earlier run, perhaps one whose call timed out): this call paid nothing and followed that job.`
+  log(reused === null ? `run: job ${jobId} created for service ${serviceId} in ${transactionHash}` : `run: ${reuseNote}`)
 
   const startedAt = Date.now()
-  const giveUpAt = startedAt + timeoutSec * 1_000 + expiryGraceMs
-  // Seconds waited, out of timeoutSec: notifications are best effort, a failed one changes nothing.
+  // A reused job expires when its creator asked, not timeoutSec from now.
+  const waitSec = reused?.secondsLeft ?? timeoutSec
+  const giveUpAt = startedAt + waitSec * 1_000 + expiryGraceMs
+  // Seconds waited, out of waitSec: notifications are best effort, a failed one changes nothing.
   const progress = (message: string): void => {
-    void reportProgress?.({ progress: (Date.now() - startedAt) / 1_000, total: timeoutSec, message }).catch(() => {})
+    void reportProgress?.({ progress: (Date.now() - startedAt) / 1_000, total: waitSec, message }).catch(() => {})
   }
   try {
-    progress(`Job ${jobId} created and paid in ${transactionHash}; waiting for the seller to settle it.`)
+    progress(
+      reused === null
+        ? `Job ${jobId} created and paid in ${transactionHash}; waiting for the seller to settle it.`
+        : `Job ${jobId} was already open for this prompt; nothing paid, waiting for the seller to settle it.`,
+    )
     const { job } = await settle(client, {
       chain,
       escrow,
@@ -127,6 +106,7 @@ export async function runJob(
       createJobChainscan: explorerUrl === null ? null : `${explorerUrl}/tx/${transactionHash}`,
       service: { id: service.serviceId, modelId: service.modelId, signingAddress: verification.expectedSigner },
       buyer: account.address,
+      ...(reuseNote === undefined ? {} : { reuseNote }),
       ...output,
     }
   } catch (error) {
@@ -163,7 +143,7 @@ async function settle(
     if (outcome.outcome === 'settled') return outcome
     let refundHash: string | null
     try {
-      refundHash = await reclaimExpiredJob(client, { account, escrow, jobId })
+      refundHash = await sendInOrder(client, { address: account.address }, () => reclaimExpiredJob(client, { account, escrow, jobId }))
     } catch (cause) {
       throw new RefundFailedError({ jobId, createJobHash, cause })
     }

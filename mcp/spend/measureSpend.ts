@@ -1,6 +1,6 @@
 import type { SpendLedger } from './spendLedgerFile.ts'
 
-/** The period `MARKET_SPEND_LIMIT_WEI` counts over, rolling. */
+/** The period `MARKET_SPEND_LIMIT_WEI` (or its default) counts over, rolling. */
 export const spendWindowMs = 24 * 60 * 60 * 1_000
 
 export type MeasureSpendParameters = {

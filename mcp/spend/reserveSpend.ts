@@ -9,6 +9,8 @@ export type ReserveSpendParameters = {
   path: string
   /** `MARKET_SPEND_LIMIT_WEI`; null records the payment without limiting it. */
   limit: bigint | null
+  /** Whether `limit` is the default (unset): the refusal says so. */
+  limitIsDefault?: boolean
   price: bigint
   serviceId: bigint
   buyer: string
@@ -25,11 +27,11 @@ export type ReserveSpendReturnType = {
  * lock: two servers checking and writing at once cannot both take the last of the room. A crash
  * after this counts a payment that may not have been made, never the reverse.
  */
-export async function reserveSpend({ path, limit, price, serviceId, buyer, now = Date.now() }: ReserveSpendParameters): Promise<ReserveSpendReturnType> {
+export async function reserveSpend({ path, limit, limitIsDefault = false, price, serviceId, buyer, now = Date.now() }: ReserveSpendParameters): Promise<ReserveSpendReturnType> {
   const id = randomUUID()
   await lockSpendLedger(path, async () => {
     const { spent, fits, freesAt, current } = measureSpend(await readSpendLedger(path), { now, price, limit })
-    if (!fits && limit !== null) throw new SpendLimitError({ spent, limit, price, freesAt })
+    if (!fits && limit !== null) throw new SpendLimitError({ spent, limit, price, freesAt, isDefault: limitIsDefault })
     await writeSpendLedger(path, { version: 1, entries: [...current, { id, wei: price.toString(), at: now, serviceId: serviceId.toString(), buyer }] })
   })
   return { id }

@@ -27,7 +27,9 @@ The local MCP server over stdio: list_services, get_service, get_job, verify_att
   -V, --version  print the version and exit
 ${describeConfigFlags({ only: ['network', 'rpcUrls', 'chainId', 'registry', 'escrow', 'deploymentPath', 'explorerUrl', 'indexerUrl', 'logLevel'] })}
 
-What run may spend (environment only, so that the agent cannot change it; see docs/mcp.md):
+What run may spend (environment only, so that the agent cannot change it; see docs/mcp.md).
+With none of them set, run still keeps the ledger, a 24-hour limit of 0.05 native token and a
+per-call cap of 0.01: a person raises them, or lifts them with none, here in the environment:
 ${runSettingsHelp}`
 
 if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)

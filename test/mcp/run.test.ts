@@ -1,5 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import {
   type Address,
   type Hash,
@@ -22,7 +25,7 @@ import { registryAbi } from '../../chain/abi/registry.ts'
 import { JobSchema } from '../../contract/job.ts'
 import { RunResultSchema, runTimeoutSec } from '../../contract/mcp.ts'
 import { delistedServiceIndex, inactiveServiceIndex, plannedServices } from '../../devnet/seed/marketPlan.ts'
-import { devnetMnemonic } from '../../devnet/seed/seedAccounts.ts'
+import { devnetMnemonic, seedAccounts } from '../../devnet/seed/seedAccounts.ts'
 import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
 import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
@@ -44,6 +47,7 @@ const smallest = activeIndexes.reduce((best, index) =>
 
 let devnet: StartDevnetReturnType
 let seller: StartReferenceSellerReturnType
+let ledgerFolder: string
 const publicClient = () => createPublicClient({ chain: hardhat, transport: http(devnet.rpcUrl) })
 const servers: StdioMcp[] = []
 
@@ -52,6 +56,9 @@ async function startServer(env: Record<string, string>): Promise<StdioMcp> {
     env: devnetEnv(devnet, {
       MARKET_POLL_INTERVAL_MS: '100',
       MARKET_OUTPUT_URL: `${seller.url}/outputs/{jobId}`,
+      MARKET_OUTPUT_SELLER: seedAccounts.sellers[0].address,
+      // The ledger is always kept: each server its own, never the user's.
+      MARKET_SPEND_LEDGER: join(ledgerFolder, String(servers.length), 'spend.json'),
       ...env,
     }),
   })
@@ -69,12 +76,14 @@ beforeAll(async () => {
     port: 0,
     pollingIntervalMs: 100,
   })
+  ledgerFolder = await mkdtemp(join(tmpdir(), 'tee-market-run-'))
 })
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()))
   await seller?.stop()
   await devnet?.stop()
+  if (ledgerFolder !== undefined) await rm(ledgerFolder, { recursive: true, force: true })
 })
 
 type ChainSnapshot = { balance: bigint; nonce: number; nextJobId: bigint }
@@ -260,7 +269,7 @@ test("an output that does not hash to the job's outputRootHash is withheld", asy
 })
 
 test('no MARKET_OUTPUT_URL: no output, and outputNote says why', async () => {
-  const mcp = await startServer({ MARKET_PRIVATE_KEY: accountKey(27), MARKET_OUTPUT_URL: '' })
+  const mcp = await startServer({ MARKET_PRIVATE_KEY: accountKey(27), MARKET_OUTPUT_URL: '', MARKET_OUTPUT_SELLER: '' })
   const result = await mcp.call('run', { serviceId: servedServiceId, prompt: 'Name a planet.', timeoutSec: 60 })
   expect(result.isError ?? false, textOf(result)).toBe(false)
   const response = RunResultSchema.parse(JSON.parse(textOf(result)))
@@ -314,7 +323,7 @@ describe('refusals before paying: a clear error and nothing spent', () => {
   test('a key without 0x is accepted (64 hex digits)', async () => {
     const mcp = await startServer({ MARKET_PRIVATE_KEY: fundedKey.slice(2), MARKET_MAX_PRICE_WEI: '1' })
     // Refused for its price, so the key itself was read.
-    expect(await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })).toContain('above the MARKET_MAX_PRICE_WEI cap')
+    expect(await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })).toContain('above the per-call cap: MARKET_MAX_PRICE_WEI allows 1 wei')
   })
 
   test('an unknown service', async () => {
@@ -390,7 +399,7 @@ describe('refusals before paying: a clear error and nothing spent', () => {
   test('a price above MARKET_MAX_PRICE_WEI', async () => {
     const mcp = await startServer({ MARKET_PRIVATE_KEY: fundedKey, MARKET_MAX_PRICE_WEI: '999999999999999' })
     expect(await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })).toBe(
-      `Service "1" costs ${plannedServices[0]!.pricePerCall} wei per call, above the MARKET_MAX_PRICE_WEI cap of 999999999999999 wei. Nothing was spent.`,
+      `Service "1" costs ${plannedServices[0]!.pricePerCall} wei (0.001 native token) per call, above the per-call cap: MARKET_MAX_PRICE_WEI allows 999999999999999 wei (0.000999999999999999 native token) per call. Only the person running this server can raise MARKET_MAX_PRICE_WEI, or set it to none, in the server's environment. Nothing was spent.`,
     )
   })
 

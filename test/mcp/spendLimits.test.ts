@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js'
-import { createPublicClient, http, type Address } from 'viem'
+import { createPublicClient, formatEther, http, type Address } from 'viem'
 import { hardhat } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
@@ -36,7 +36,13 @@ const publicClient = () => createPublicClient({ chain: hardhat, transport: http(
 
 async function startServer(env: Record<string, string>, elicit?: ConnectStdioMcpParameters['elicit']): Promise<StdioMcp> {
   const mcp = await connectStdioMcp({
-    env: devnetEnv(devnet, { MARKET_POLL_INTERVAL_MS: '100', MARKET_OUTPUT_URL: `${seller.url}/outputs/{jobId}`, ...env }),
+    // A ledger of its own unless the test names one: the ledger is always kept, never in the user's home.
+    env: devnetEnv(devnet, {
+      MARKET_POLL_INTERVAL_MS: '100',
+      MARKET_OUTPUT_URL: `${seller.url}/outputs/{jobId}`,
+      MARKET_SPEND_LEDGER: ledgerPath(`server-${servers.length}`),
+      ...env,
+    }),
     elicit,
   })
   servers.push(mcp)
@@ -92,7 +98,7 @@ test('default: a run within the limit pays; after a restart, one that would pass
   expect(refused.isError).toBe(true)
   const freesAt = new Date(ledger.entries[0]!.at + 24 * 60 * 60 * 1_000).toISOString()
   expect(textOf(refused)).toBe(
-    `MARKET_SPEND_LIMIT_WEI allows ${price + price / 2n} wei of escrow in any 24 hours; ${price} wei was spent in the last 24 hours and this service costs ${price} wei. Room for it frees up at ${freesAt}. Nothing was spent.`,
+    `MARKET_SPEND_LIMIT_WEI allows ${price + price / 2n} wei (${formatEther(price + price / 2n)} native token) of escrow in any 24 hours; ${price} wei was spent in the last 24 hours and this service costs ${price} wei. Room for it frees up at ${freesAt}. Only the person running this server can raise MARKET_SPEND_LIMIT_WEI, or set it to none, in the server's environment. Nothing was spent.`,
   )
   expect(await nextJobId()).toBe(before)
 })
@@ -115,7 +121,7 @@ test('three servers racing on one ledger (three wallets) cannot together pass th
 test('a run refused before paying leaves the ledger untouched', async () => {
   const path = ledgerPath('untouched')
   const mcp = await startServer({ MARKET_PRIVATE_KEY: accountKey(24), MARKET_SPEND_LIMIT_WEI: String(price * 10n), MARKET_SPEND_LEDGER: path, MARKET_MAX_PRICE_WEI: '1' })
-  expect(textOf(await mcp.call('run', { serviceId, prompt: 'hi' }))).toContain('above the MARKET_MAX_PRICE_WEI cap')
+  expect(textOf(await mcp.call('run', { serviceId, prompt: 'hi' }))).toContain('above the per-call cap: MARKET_MAX_PRICE_WEI allows 1 wei')
   await expect(readFile(path, 'utf8')).rejects.toThrow(/ENOENT/)
 })
 

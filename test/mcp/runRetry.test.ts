@@ -1,0 +1,180 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { type Address, type Hash, createPublicClient, http } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { hardhat } from 'viem/chains'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { escrowAbi } from '../../chain/abi/escrow.ts'
+import { RunResultSchema } from '../../contract/mcp.ts'
+import { createBuiltinBackend } from '../../devnet/seller/backends/createBuiltinBackend.ts'
+import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
+import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
+import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
+import { startTestDevnet } from '../support/startTestDevnet.ts'
+import { accountKey } from './support/accountKey.ts'
+import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
+import { devnetEnv } from './support/devnetEnv.ts'
+
+// A retry does not pay twice, and concurrent runs do not collide: the real bin over stdio through
+// the official MCP client, on a devnet whose reference seller answers only when the test lets it,
+// so a run lasts as long as the test needs. What was paid is read from the chain with viem.
+
+/** Served by the reference seller. */
+const serviceId = '1'
+
+let devnet: StartDevnetReturnType
+let seller: StartReferenceSellerReturnType
+let ledgerFolder: string
+const servers: StdioMcp[] = []
+/** The seller answers a job only once this is open. */
+let sellerGate: { opened: Promise<void>; open: () => void }
+const publicClient = () => createPublicClient({ chain: hardhat, transport: http(devnet.rpcUrl) })
+
+/** Holds the jobs paid from now on; those an earlier test held are let through. */
+function closeSellerGate(): void {
+  sellerGate?.open()
+  let open!: () => void
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  sellerGate = { opened, open }
+}
+
+async function startServer(key: Hash): Promise<StdioMcp> {
+  const mcp = await connectStdioMcp({
+    env: devnetEnv(devnet, {
+      MARKET_PRIVATE_KEY: key,
+      MARKET_POLL_INTERVAL_MS: '100',
+      MARKET_OUTPUT_URL: `${seller.url}/outputs/{jobId}`,
+      MARKET_SPEND_LEDGER: join(ledgerFolder, String(servers.length), 'spend.json'),
+    }),
+  })
+  servers.push(mcp)
+  return mcp
+}
+
+beforeAll(async () => {
+  devnet = await startTestDevnet({ seed: true })
+  const builtin = createBuiltinBackend()
+  closeSellerGate()
+  seller = await startReferenceSeller({
+    rpcUrl: devnet.rpcUrl,
+    deployment: devnet.deployment,
+    services: seededSellerServices(),
+    port: 0,
+    pollingIntervalMs: 100,
+    backend: { name: 'gated', answer: async (request) => (await sellerGate.opened, builtin.answer(request)) },
+  })
+  ledgerFolder = await mkdtemp(join(tmpdir(), 'tee-market-retry-'))
+})
+
+afterAll(async () => {
+  sellerGate?.open()
+  await Promise.all(servers.map((server) => server.close()))
+  await seller?.stop()
+  await devnet?.stop()
+  if (ledgerFolder !== undefined) await rm(ledgerFolder, { recursive: true, force: true })
+})
+
+async function chainState(buyer: Address): Promise<{ nextJobId: bigint; nonce: number }> {
+  const client = publicClient()
+  const [nextJobId, nonce] = await Promise.all([
+    client.readContract({ address: devnet.deployment.escrow, abi: escrowAbi, functionName: 'nextJobId' }),
+    client.getTransactionCount({ address: buyer }),
+  ])
+  return { nextJobId, nonce }
+}
+
+/** Resolves once job `jobId` exists on chain. */
+async function jobCreated(buyer: Address, jobId: bigint): Promise<void> {
+  while ((await chainState(buyer)).nextJobId <= jobId) await new Promise((resolve) => setTimeout(resolve, 50))
+}
+
+function runCall(mcp: StdioMcp, prompt: string, options: { timeout: number; onprogress?: (progress: { message?: string }) => void }) {
+  return mcp.client.callTool({ name: 'run', arguments: { serviceId, prompt, timeoutSec: 120 } }, undefined, options) as Promise<CallToolResult>
+}
+
+test('default: a call that timed out after paying, retried, pays once and returns that job saying so', async () => {
+  closeSellerGate()
+  const key = accountKey(20)
+  const buyer = privateKeyToAccount(key).address
+  const mcp = await startServer(key)
+  const before = await chainState(buyer)
+  const prompt = 'Name the largest moon of Saturn.'
+
+  // Shorter than the run (the seller is held): the client gives up and tells the server to cancel.
+  await expect(runCall(mcp, prompt, { timeout: 5_000 })).rejects.toThrow(/timed out/i)
+  expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 1n, nonce: before.nonce + 1 })
+
+  const notes: string[] = []
+  let noted!: () => void
+  const reuseNoted = new Promise<void>((resolve) => (noted = resolve))
+  const retry = runCall(mcp, prompt, {
+    timeout: 120_000,
+    onprogress: ({ message }) => {
+      notes.push(message ?? '')
+      if (message?.includes('already open')) noted()
+    },
+  })
+  // The retry has found the open job before the seller answers it (or, failing that, paid again).
+  await Promise.race([
+    reuseNoted,
+    jobCreated(buyer, before.nextJobId + 1n).then(() => {
+      throw new Error('the retry created a second job')
+    }),
+  ])
+  sellerGate.open()
+  const result = await retry
+  expect(result.isError ?? false, textOf(result)).toBe(false)
+  const response = RunResultSchema.parse(result.structuredContent)
+  const jobId = before.nextJobId.toString()
+  expect(response).toMatchObject({ jobId, buyer, verified: { ok: true } })
+  expect(response.reuseNote).toBe(
+    `Job "${jobId}" for this service and prompt was already open, created by this buyer in transaction "${response.txHashes.createJob}" (an earlier run, perhaps one whose call timed out): this call paid nothing and followed that job.`,
+  )
+  expect(response.output).toBeTypeOf('string')
+  expect(notes[0]).toBe(`Job ${jobId} was already open for this prompt; nothing paid, waiting for the seller to settle it.`)
+  expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 1n, nonce: before.nonce + 1 })
+})
+
+test('the same prompt run twice at once: one job, the second call follows it', async () => {
+  closeSellerGate()
+  const key = accountKey(21)
+  const buyer = privateKeyToAccount(key).address
+  const mcp = await startServer(key)
+  const before = await chainState(buyer)
+  const prompt = 'Name a metal that is liquid at room temperature.'
+
+  const calls = [runCall(mcp, prompt, { timeout: 120_000 }), runCall(mcp, prompt, { timeout: 120_000 })]
+  await jobCreated(buyer, before.nextJobId)
+  sellerGate.open()
+  const responses = (await Promise.all(calls)).map((result) => {
+    expect(result.isError ?? false, textOf(result)).toBe(false)
+    return RunResultSchema.parse(result.structuredContent)
+  })
+  expect(responses.map(({ jobId }) => jobId)).toEqual([before.nextJobId.toString(), before.nextJobId.toString()])
+  expect(responses.filter(({ reuseNote }) => reuseNote !== undefined)).toHaveLength(1)
+  expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 1n, nonce: before.nonce + 1 })
+})
+
+test('two runs at once with different prompts: both paid, in order, with distinct nonces, neither replaced', async () => {
+  sellerGate.open()
+  const key = accountKey(22)
+  const buyer = privateKeyToAccount(key).address
+  const mcp = await startServer(key)
+  const before = await chainState(buyer)
+
+  const results = await Promise.all(['What is two plus two?', 'What is three plus three?'].map((prompt) => runCall(mcp, prompt, { timeout: 120_000 })))
+  const responses = results.map((result) => {
+    expect(result.isError ?? false, textOf(result)).toBe(false)
+    return RunResultSchema.parse(result.structuredContent)
+  })
+  expect(responses.map(({ jobId }) => BigInt(jobId)).toSorted()).toEqual([before.nextJobId, before.nextJobId + 1n])
+  expect(responses.every(({ reuseNote }) => reuseNote === undefined)).toBe(true)
+  const client = publicClient()
+  const transactions = await Promise.all(responses.map(({ txHashes }) => client.getTransaction({ hash: txHashes.createJob })))
+  expect(transactions.map(({ nonce }) => nonce).toSorted()).toEqual([before.nonce, before.nonce + 1])
+  const receipts = await Promise.all(responses.map(({ txHashes }) => client.getTransactionReceipt({ hash: txHashes.createJob })))
+  expect(receipts.map(({ status }) => status)).toEqual(['success', 'success'])
+  expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
+})
