@@ -36,7 +36,8 @@ const publicClient = () => createPublicClient({ chain: hardhat, transport: http(
 /** A server given only the key (and the devnet's addresses), plus `env`, at home in `home`. */
 async function startServer(home: string, key: `0x${string}`, env: Record<string, string> = {}): Promise<StdioMcp> {
   const mcp = await connectStdioMcp({
-    env: devnetEnv(devnet, { HOME: home, MARKET_PRIVATE_KEY: key, MARKET_POLL_INTERVAL_MS: '100', MARKET_OUTPUT_URL: `${seller.url}/outputs/{jobId}`, ...env }),
+    // MARKET_SPEND_LEDGER empty is unset: the default ledger, under this HOME.
+    env: devnetEnv(devnet, { HOME: home, MARKET_SPEND_LEDGER: '', MARKET_PRIVATE_KEY: key, MARKET_POLL_INTERVAL_MS: '100', MARKET_OUTPUT_URL: `${seller.url}/outputs/{jobId}`, ...env }),
   })
   servers.push(mcp)
   return mcp

@@ -1,8 +1,13 @@
+import { randomUUID } from 'node:crypto'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Deployment } from '../../../config/deployment.ts'
 
 /**
  * The environment that points a server process at a devnet (config variables of loadConfig).
- * Inherited settings that would point it elsewhere are blanked.
+ * Inherited settings that would point it elsewhere are blanked. `run` always keeps a spend ledger:
+ * each server gets a fresh one of its own, never the user's ~/.tee-market/spend.json, unless
+ * `extra` names one (a test of the ledger across restarts).
  */
 export function devnetEnv(
   { rpcUrl, deployment }: { rpcUrl: string; deployment: Deployment },
@@ -25,6 +30,7 @@ export function devnetEnv(
     START_BLOCK: deployment.deployBlock,
     INDEXER_URL: '',
     HOST: '127.0.0.1',
+    MARKET_SPEND_LEDGER: join(tmpdir(), `tee-market-test-ledgers-${process.pid}`, randomUUID(), 'spend.json'),
     ...extra,
   }
 }
