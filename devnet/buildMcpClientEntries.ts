@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseEther } from 'viem'
 import type { Config } from '../config/ConfigSchema.ts'
+import { seedAccounts } from './seed/seedAccounts.ts'
 import { userFolder } from '../config/userFolder.ts'
 
 export type BuildMcpClientEntriesParameters = {
@@ -35,6 +36,8 @@ export function buildMcpClientEntries({ config, hostedUrl, buyerKey }: BuildMcpC
           RPC_URL: config.rpcUrl,
           DEPLOYMENT_PATH: config.deploymentPath,
           MARKET_OUTPUT_URL: `${config.tlsCert === null ? 'http' : 'https'}://${config.host}:${config.sellerPort}/outputs/{jobId}`,
+          // The seller whose jobs the reference seller answers: other sellers' jobs never reach its endpoint.
+          MARKET_OUTPUT_SELLER: seedAccounts.sellers[0].address,
           MARKET_PRIVATE_KEY: buyerKey,
           // Written out, so the person sees the knobs a real entry has. The devnet's dearest
           // service costs 0.004, under the default 0.01 cap; a day of trying it may take more than

@@ -1,9 +1,13 @@
-import { type Address, type Hex, type PrivateKeyAccount, keccak256, stringToBytes } from 'viem'
+import { type Address, type Hex, type PrivateKeyAccount, getAddress, keccak256, stringToBytes } from 'viem'
+import { OutputAddressRefusedError } from '../../errors/output.ts'
+import type { OutputSettings } from '../output/readOutputSettings.ts'
+import { maxOutputBodyDepth, readOutputField } from '../output/readOutputField.ts'
+import { requestOutput, type RequestOutputReturnType } from '../output/requestOutput.ts'
 import { signOutputRequest } from './signOutputRequest.ts'
 
 export type FetchJobOutputParameters = {
-  /** Where the seller serves outputs, `{jobId}` standing for the job id. */
-  urlTemplate: string
+  /** Each seller's endpoint, and how much of an answer is read. */
+  settings: OutputSettings
   jobId: bigint
   /** The job's buyer: the seller serves an output only to it. */
   account: PrivateKeyAccount
@@ -16,7 +20,7 @@ export type FetchJobOutputParameters = {
   /** The seller records an output a moment after it settles: 404s are retried this long. */
   retryForMs?: number
   retryIntervalMs?: number
-  /** Per request: a seller that accepts the connection but never answers must not hold `run`. */
+  /** Per request, body included: a seller that accepts the connection but never answers must not hold `run`. */
   requestTimeoutMs?: number
 }
 
@@ -24,15 +28,19 @@ export type FetchJobOutputReturnType =
   | { output: string; note: null }
   | { output: null; note: string }
 
+/** The longest part of a seller's redirect target a note quotes. */
+const maxQuotedLocation = 200
+
 /**
- * Fetches the job's output from its seller (the reference seller's protocol: GET with the
- * buyer's signature over the job, seller, chain, escrow and an expiry a minute ahead; see
- * outputRequestMessage) and keeps it only when keccak256 of its
- * UTF-8 bytes equals the on-chain `outputRootHash`. Never throws: the job is paid and settled
- * whatever happens here, so a failure becomes a note beside the verified result.
+ * Fetches the job's output from its own seller's endpoint (the reference seller's protocol: GET
+ * with the buyer's signature over the job, seller, chain, escrow and an expiry a minute ahead; see
+ * outputRequestMessage) and keeps it only when keccak256 of its UTF-8 bytes equals the on-chain
+ * `outputRootHash`. A seller with no endpoint of its own gets no request; redirects are not
+ * followed; at most `maxBytes` are read. Never throws: the job is paid and settled whatever
+ * happens here, so a failure becomes a note beside the verified result.
  */
 export async function fetchJobOutput({
-  urlTemplate,
+  settings,
   jobId,
   account,
   seller,
@@ -43,50 +51,76 @@ export async function fetchJobOutput({
   retryIntervalMs = 500,
   requestTimeoutMs = 10_000,
 }: FetchJobOutputParameters): Promise<FetchJobOutputReturnType> {
-  const url = urlTemplate.replaceAll('{jobId}', jobId.toString())
+  const template = settings.endpoints.get(getAddress(seller))
+  if (template === undefined) return { output: null, note: noEndpointNote(settings, seller) }
+  const url = template.replaceAll('{jobId}', jobId.toString())
   const deadline = Date.now() + retryForMs
   for (;;) {
     // Signed afresh for each attempt: a signature lives a minute.
-    const signed = await signOutputRequest(account, { jobId, seller, chainId, escrow })
-    let response: Response
+    const headers = { accept: 'application/json', ...(await signOutputRequest(account, { jobId, seller, chainId, escrow })) }
+    let answer: RequestOutputReturnType
     try {
-      response = await fetch(url, {
-        headers: { accept: 'application/json', ...signed },
-        signal: AbortSignal.timeout(requestTimeoutMs),
-      })
+      answer = await requestOutput({ url, headers, maxBytes: settings.maxBytes, timeoutMs: requestTimeoutMs })
     } catch (error) {
-      const timedOut = error instanceof DOMException && error.name === 'TimeoutError'
-      return {
-        output: null,
-        note: timedOut
-          ? `The seller's output endpoint ${url} did not answer within ${requestTimeoutMs / 1_000} s.`
-          : `The seller's output endpoint ${url} could not be reached.`,
-      }
+      return { output: null, note: failureNote(url, error, requestTimeoutMs) }
     }
-    if (response.status === 404) {
-      await response.body?.cancel()
-      if (Date.now() >= deadline) {
-        return { output: null, note: `The seller did not serve the output at ${url} within ${retryForMs / 1_000} s (it answered 404).` }
-      }
+    if (answer.status === 404 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, retryIntervalMs))
       continue
     }
-    if (!response.ok) {
-      await response.body?.cancel()
-      return { output: null, note: `The seller's output endpoint ${url} answered ${response.status}.` }
+    if (answer.body === null) return { output: null, note: statusNote(url, answer, retryForMs) }
+    if (answer.body === 'too large') {
+      return { output: null, note: `The seller's output endpoint ${url} sent more than ${settings.maxBytes} bytes (MARKET_MAX_OUTPUT_BYTES); reading stopped there.` }
     }
-    const body: unknown = await response.json().catch(() => null)
-    const output = typeof body === 'object' && body !== null && 'output' in body ? body.output : undefined
-    if (typeof output !== 'string') {
-      return { output: null, note: `The seller's output endpoint ${url} answered without an output.` }
+    const read = readOutputField(answer.body)
+    if ('problem' in read) {
+      return {
+        output: null,
+        note:
+          read.problem === 'too deep'
+            ? `The seller's output endpoint ${url} answered JSON nested deeper than ${maxOutputBodyDepth} levels; it was not parsed.`
+            : `The seller's output endpoint ${url} answered without an output.`,
+      }
     }
-    const hash = keccak256(stringToBytes(output))
+    const hash = keccak256(stringToBytes(read.output))
     if (hash !== outputRootHash.toLowerCase()) {
       return {
         output: null,
         note: `The seller's output hashes to ${hash}, not to the job's on-chain outputRootHash ${outputRootHash}, so it was withheld.`,
       }
     }
-    return { output, note: null }
+    return { output: read.output, note: null }
   }
+}
+
+function noEndpointNote({ endpoints, unboundUrl }: OutputSettings, seller: Address): string {
+  if (unboundUrl !== null) {
+    return `MARKET_OUTPUT_URL is set but MARKET_OUTPUT_SELLER is not, so the output was not fetched: a request signed for one seller goes only to that seller's endpoint. Set MARKET_OUTPUT_SELLER to the seller it serves (here ${seller}), or use MARKET_OUTPUT_URLS.`
+  }
+  if (endpoints.size === 0) return 'MARKET_OUTPUT_URL is not set, so the output was not fetched.'
+  return `No output endpoint is configured for the job's seller ${seller}, so the output was not fetched: a request signed for one seller goes only to that seller's endpoint. Add it to MARKET_OUTPUT_URLS as ${seller}=<URL with {jobId}>.`
+}
+
+function failureNote(url: string, error: unknown, requestTimeoutMs: number): string {
+  if (error instanceof OutputAddressRefusedError) return `The seller's output endpoint ${url} was not contacted: ${error.message}`
+  const timedOut = error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')
+  return timedOut
+    ? `The seller's output endpoint ${url} did not answer within ${requestTimeoutMs / 1_000} s.`
+    : `The seller's output endpoint ${url} could not be reached.`
+}
+
+function statusNote(url: string, { status, location }: { status: number; location?: string | undefined }, retryForMs: number): string {
+  if (status === 404) return `The seller did not serve the output at ${url} within ${retryForMs / 1_000} s (it answered 404).`
+  if (status >= 300 && status <= 399 && location !== undefined) {
+    return `The seller's output endpoint ${url} answered a redirect (${status}) to ${quoteLocation(location)}; not followed.`
+  }
+  return `The seller's output endpoint ${url} answered ${status}.`
+}
+
+/** The seller's text, quoted with control and bidi characters escaped, and cut to a readable length. */
+function quoteLocation(location: string): string {
+  const shown = location.length > maxQuotedLocation ? `${location.slice(0, maxQuotedLocation)}…` : location
+  return JSON.stringify(shown).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (character) =>
+    `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }

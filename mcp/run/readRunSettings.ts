@@ -2,6 +2,7 @@ import { isAbsolute, join } from 'node:path'
 import { getAddress, isAddress, type Address, type PrivateKeyAccount } from 'viem'
 import { userFolder } from '../../config/userFolder.ts'
 import { RunSettingError } from '../../errors/run.ts'
+import { type OutputSettings, outputSettingsHelp, readOutputSettings } from '../output/readOutputSettings.ts'
 import { defaultSpendLimits } from '../spend/defaultSpendLimits.ts'
 import { parseBuyerKey } from './parseBuyerKey.ts'
 
@@ -37,11 +38,8 @@ export type RunSettings = {
   maxPriceIsDefault: boolean
   /** `MARKET_POLL_INTERVAL_MS`: how often the job is polled until settled. */
   pollIntervalMs: number
-  /**
-   * `MARKET_OUTPUT_URL`: where the seller serves outputs, `{jobId}` standing for the job id
-   * (the reference seller: `http://127.0.0.1:8082/outputs/{jobId}`); null to skip fetching.
-   */
-  outputUrl: string | null
+  /** `MARKET_OUTPUT_URLS`, `MARKET_OUTPUT_URL` + `MARKET_OUTPUT_SELLER`, `MARKET_MAX_OUTPUT_BYTES`: each seller's output endpoint. */
+  output: OutputSettings
   spend: SpendSettings
 }
 
@@ -63,7 +61,7 @@ export const runSettingsHelp = `  MARKET_PRIVATE_KEY        the buyer wallet's p
   MARKET_ALLOWED_SERVICES   the only service ids run may pay, comma-separated
   MARKET_ALLOWED_SELLERS    the only seller addresses run may pay, comma-separated
   MARKET_CONFIRM_ABOVE_WEI  above this price the person confirms each payment (MCP elicitation)
-  MARKET_OUTPUT_URL         where the seller serves outputs, {jobId} for the job id
+${outputSettingsHelp}
   MARKET_POLL_INTERVAL_MS   how often a job is polled until settled (default 2000)`
 
 /** Reads and checks every `run` setting before anything is paid. */
@@ -81,11 +79,7 @@ export function readRunSettings({ env }: ReadRunSettingsParameters): RunSettings
           ? Number(text)
           : fail('MARKET_POLL_INTERVAL_MS', text, 'a whole number of milliseconds from 50 to 9999999'),
       ) ?? defaultPollIntervalMs,
-    outputUrl: optional(env.MARKET_OUTPUT_URL, (text) =>
-      isOutputUrlTemplate(text)
-        ? text
-        : fail('MARKET_OUTPUT_URL', text, 'an http:// or https:// URL containing {jobId}, e.g. http://127.0.0.1:8082/outputs/{jobId}'),
-    ) ?? null,
+    output: readOutputSettings({ env }),
     spend: {
       limit: spendLimit.wei,
       limitIsDefault: spendLimit.isDefault,
@@ -140,12 +134,4 @@ function optional<T>(value: string | undefined, parse: (text: string) => T): T |
 
 function fail(variable: string, value: string, expects: string): never {
   throw new RunSettingError({ variable, value, expects })
-}
-
-function isOutputUrlTemplate(text: string): boolean {
-  if (!text.includes('{jobId}')) return false
-  const sample = text.replaceAll('{jobId}', '1')
-  if (!URL.canParse(sample)) return false
-  const { protocol } = new URL(sample)
-  return protocol === 'http:' || protocol === 'https:'
 }

@@ -170,19 +170,17 @@ async function fetchOutput({
   log: (message: string) => void
 }): Promise<Pick<RunResult, 'output' | 'outputNote'>> {
   const fetched: FetchJobOutputReturnType =
-    settings.outputUrl === null
-      ? { output: null, note: 'MARKET_OUTPUT_URL is not set, so the output was not fetched.' }
-      : job.outputRootHash === undefined
-        ? { output: null, note: `Job "${jobId}" holds no outputRootHash on chain to check an output against.` }
-        : await fetchJobOutput({
-            urlTemplate: settings.outputUrl,
-            jobId,
-            account: settings.account,
-            seller: job.seller,
-            chainId,
-            escrow,
-            outputRootHash: job.outputRootHash,
-          })
+    job.outputRootHash === undefined
+      ? { output: null, note: `Job "${jobId}" holds no outputRootHash on chain to check an output against.` }
+      : await fetchJobOutput({
+          settings: settings.output,
+          jobId,
+          account: settings.account,
+          seller: job.seller,
+          chainId,
+          escrow,
+          outputRootHash: job.outputRootHash,
+        })
   if (fetched.note === null) return { output: fetched.output }
   log(`run: output of job ${jobId} omitted: ${fetched.note}`)
   return { outputNote: fetched.note }
