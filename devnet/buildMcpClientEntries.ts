@@ -2,8 +2,8 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseEther } from 'viem'
 import type { Config } from '../config/ConfigSchema.ts'
-import { seedAccounts } from './seed/seedAccounts.ts'
 import { userFolder } from '../config/userFolder.ts'
+import { seedAccounts } from './seed/seedAccounts.ts'
 
 export type BuildMcpClientEntriesParameters = {
   config: Config
