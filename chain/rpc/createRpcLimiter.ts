@@ -2,6 +2,7 @@ import type { EIP1193RequestFn, Transport } from 'viem'
 import { NodeCoolingDownError } from '../../errors/chain.ts'
 import { classifyRpcError } from './classifyRpcError.ts'
 import { createCallWindow } from './createCallWindow.ts'
+import { createRateLearner } from './createRateLearner.ts'
 import { readRetryAfter } from './readRetryAfter.ts'
 
 export type CreateRpcLimiterParameters = {
@@ -55,12 +56,7 @@ export type CreateRpcLimiterReturnType = {
  * member of a batch included, holds a slot of the node's window (createCallWindow), so no batch
  * has more members than the rate in force. A rate-limited answer (see classifyRpcError) pauses
  * the node for its `Retry-After` (else an exponential backoff) and lowers the rate in force to
- * what the node has just shown it accepts: the calls it answered within the last second, or half
- * the rate it refused if that is more (at least 1/s); the refused rate stays a ceiling for
- * `forgetRefusalAfterMs`. Each success then raises the rate by 1/rate, about one call per second
- * per second of full use, up to that ceiling and the configured rate (additive increase,
- * multiplicative decrease, as TCP does: it settles under a limit it is never told, here without
- * crossing it again every few seconds).
+ * what the node has just shown it accepts; successes raise it again (createRateLearner).
  */
 export function createRpcLimiter({
   requestsPerSecond,
@@ -72,54 +68,11 @@ export function createRpcLimiter({
   handOver = false,
   url = 'the RPC node',
 }: CreateRpcLimiterParameters = {}): CreateRpcLimiterReturnType {
-  const ceiling = requestsPerSecond ?? Infinity
-  let rate = ceiling
-  const spanMs = 1_000
-  const window = createCallWindow({ limit: rate, spanMs })
-  let loweredAt = -Infinity
-  /** The rate the node last refused: recovery stops just under it until `forgetRefusalAfterMs` has passed. */
-  let refusedRate = Infinity
-  /** When the calls the node answered (a result or a JSON-RPC error, not a rate limit) were answered, oldest first. */
-  const answered: number[] = []
+  const window = createCallWindow({ limit: requestsPerSecond ?? Infinity })
+  const learner = createRateLearner({ window, ceiling: requestsPerSecond ?? Infinity, forgetRefusalAfterMs })
   let delayedCalls = 0
   let rateLimitedAnswers = 0
   let lastRateLimited: unknown
-
-  const setRate = (value: number): void => {
-    rate = value
-    window.limit = Math.floor(value)
-  }
-
-  const answeredWithinSpan = (now: number): number => {
-    while (answered.length > 0 && (answered[0] as number) <= now - spanMs) answered.shift()
-    return answered.length
-  }
-
-  const slowDown = (sentAt: number): void => {
-    // Answers to calls sent before the last lowering speak of the rate before it: a refused batch
-    // of 100 calls lowers the rate once, not 100 times.
-    if (sentAt < loweredAt) return
-    const now = performance.now()
-    loweredAt = now
-    // Unlimited so far: what the node just refused is what it held.
-    const refused = Number.isFinite(rate) ? rate : window.occupied
-    refusedRate = Math.floor(refused)
-    const accepted = Math.max(answeredWithinSpan(now), Math.floor(refused / 2))
-    setRate(Math.max(1, Math.min(accepted, refusedRate - 1)))
-  }
-
-  const noteAnswered = (now: number): void => {
-    answered.push(now)
-    answeredWithinSpan(now)
-  }
-
-  const recover = (): void => {
-    const now = performance.now()
-    noteAnswered(now)
-    if (now - loweredAt >= forgetRefusalAfterMs) refusedRate = Infinity
-    const highest = Math.min(ceiling, Math.max(1, refusedRate - 1))
-    if (rate < highest) setRate(Math.min(highest, rate + 1 / rate))
-  }
 
   const waitFor = (error: unknown, attempt: number): number =>
     Math.min(maxRetryAfterMs, readRetryAfter(error) ?? Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (attempt - 1)))
@@ -141,20 +94,20 @@ export function createRpcLimiter({
         try {
           const result = await inner.request(args, options)
           slot.release()
-          recover()
+          learner.succeeded()
           return result
         } catch (error) {
           const kind = classifyRpcError(error)
           if (kind !== 'rate-limited') {
             // A JSON-RPC error is an answer too: the node counted the call.
-            if (kind === 'refused' || kind === 'too-large') noteAnswered(performance.now())
+            if (kind === 'refused' || kind === 'too-large') learner.answered()
             slot.release()
             throw error
           }
           rateLimitedAnswers += 1
           lastRateLimited = error
           // Before the release: the refused call is one of those the node counted.
-          slowDown(sentAt)
+          learner.refused(sentAt)
           slot.release()
           window.pause(performance.now() + waitFor(error, attempt))
           if (handOver || attempt >= maxAttempts) throw error
@@ -171,7 +124,7 @@ export function createRpcLimiter({
     get state() {
       return {
         configuredRate: requestsPerSecond ?? null,
-        rateInForce: Number.isFinite(rate) ? Math.floor(rate) : null,
+        rateInForce: Number.isFinite(learner.rate) ? Math.floor(learner.rate) : null,
         delayedCalls,
         rateLimitedAnswers,
       }
