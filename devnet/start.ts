@@ -1,3 +1,4 @@
+import { refuseUnsupportedNode } from '../config/refuseUnsupportedNode.ts'
 import { relative } from 'node:path'
 import { formatEther, toHex } from 'viem'
 import { answerInfoFlags } from '../config/answerInfoFlags.ts'
@@ -19,6 +20,8 @@ import { seedAccounts } from './seed/seedAccounts.ts'
 import { startDevnet, type StartDevnetReturnType } from './startDevnet.ts'
 import { sellerComponent } from './seller/sellerComponent.ts'
 import { writeDeploymentRecord } from './writeDeploymentRecord.ts'
+
+refuseUnsupportedNode()
 
 /** What runs on top of the devnet, started in this order and stopped in reverse. */
 const components: DevnetComponent[] = [restComponent, mcpComponent, sellerComponent]

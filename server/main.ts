@@ -1,3 +1,4 @@
+import { refuseUnsupportedNode } from '../config/refuseUnsupportedNode.ts'
 import { answerInfoFlags } from '../config/answerInfoFlags.ts'
 import { describeConfigFlags } from '../config/describeConfigFlags.ts'
 import { loadConfig } from '../config/loadConfig.ts'
@@ -7,6 +8,8 @@ import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
 import { startRestIndexer } from './http/startRestIndexer.ts'
 import { checkIndexerNode, createNodeTransports } from './indexer/startIndexer.ts'
 import { createLogger } from './logging/createLogger.ts'
+
+refuseUnsupportedNode()
 
 /**
  * The REST indexer: `npm run serve -- [--network devnet|0g-mainnet] [--port 8080] [--host 127.0.0.1]

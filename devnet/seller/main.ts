@@ -1,3 +1,4 @@
+import { refuseUnsupportedNode } from '../../config/refuseUnsupportedNode.ts'
 import { parseArgs } from 'node:util'
 import { type Hex, isHex } from 'viem'
 import { z } from 'zod'
@@ -14,6 +15,8 @@ import { createOpenAiBackend } from './backends/createOpenAiBackend.ts'
 import type { SellerBackend } from './backends/SellerBackend.ts'
 import { seededSellerServices } from './seededSellerServices.ts'
 import { type ReferenceSellerService, startReferenceSeller } from './startReferenceSeller.ts'
+
+refuseUnsupportedNode()
 
 const usage = `Usage: npm run seller -- [options]
 

@@ -1,8 +1,11 @@
+import { refuseUnsupportedNode } from '../../config/refuseUnsupportedNode.ts'
 import { answerInfoFlags } from '../../config/answerInfoFlags.ts'
 import { describeConfigFlags } from '../../config/describeConfigFlags.ts'
 import { loadConfig } from '../../config/loadConfig.ts'
 import { createLogger } from '../../server/logging/createLogger.ts'
 import { startHostedMcpServer } from './startHostedMcpServer.ts'
+
+refuseUnsupportedNode()
 
 // Hosted MCP server: `npm run mcp:hosted -- [--network devnet|0g-mainnet] [--mcp-port 8081]
 // [--host 127.0.0.1] --indexer-url http://127.0.0.1:8080 | --mcp-source chain [--allowed-hosts mcp.example.org]
