@@ -2,12 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { type Address, type Hash, createPublicClient, http } from 'viem'
+import { type Address, type Hash, createPublicClient, createTestClient, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { RunResultSchema } from '../../contract/mcp.ts'
+import { plannedServices } from '../../devnet/seed/marketPlan.ts'
+import { seedAccounts } from '../../devnet/seed/seedAccounts.ts'
 import { createBuiltinBackend } from '../../devnet/seller/backends/createBuiltinBackend.ts'
 import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
 import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
@@ -23,6 +25,8 @@ import { devnetEnv } from './support/devnetEnv.ts'
 
 /** Served by the reference seller. */
 const serviceId = '1'
+/** Seed seller #3's: nothing answers its jobs. */
+const unservedServiceId = String(plannedServices.findIndex((service) => service.seller === 2) + 1)
 
 let devnet: StartDevnetReturnType
 let seller: StartReferenceSellerReturnType
@@ -46,6 +50,7 @@ async function startServer(key: Hash): Promise<StdioMcp> {
       MARKET_PRIVATE_KEY: key,
       MARKET_POLL_INTERVAL_MS: '100',
       MARKET_OUTPUT_URL: `${seller.url}/outputs/{jobId}`,
+      MARKET_OUTPUT_SELLER: seedAccounts.sellers[0].address,
       MARKET_SPEND_LEDGER: join(ledgerFolder, String(servers.length), 'spend.json'),
     }),
   })
@@ -177,4 +182,47 @@ test('two runs at once with different prompts: both paid, in order, with distinc
   const receipts = await Promise.all(responses.map(({ txHashes }) => client.getTransactionReceipt({ hash: txHashes.createJob })))
   expect(receipts.map(({ status }) => status)).toEqual(['success', 'success'])
   expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
+})
+
+describe('a job no longer open is not followed: the same prompt pays again', () => {
+  test('settled', async () => {
+    sellerGate.open()
+    const key = accountKey(23)
+    const buyer = privateKeyToAccount(key).address
+    const mcp = await startServer(key)
+    const before = await chainState(buyer)
+    const prompt = 'Name a noble gas.'
+    const [first, second] = [await runCall(mcp, prompt, { timeout: 120_000 }), await runCall(mcp, prompt, { timeout: 120_000 })].map((result) => {
+      expect(result.isError ?? false, textOf(result)).toBe(false)
+      return RunResultSchema.parse(result.structuredContent)
+    })
+    expect([first!.jobId, second!.jobId]).toEqual([before.nextJobId.toString(), (before.nextJobId + 1n).toString()])
+    expect(second).not.toHaveProperty('reuseNote')
+    expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
+  })
+
+  test('expired by the chain clock, though still Pending', async () => {
+    const key = accountKey(24)
+    const buyer = privateKeyToAccount(key).address
+    const mcp = await startServer(key)
+    const before = await chainState(buyer)
+    // Nobody answers this seller's jobs: each call is cancelled once it has paid.
+    const paidAndCancelled = async (jobId: bigint) => {
+      const controller = new AbortController()
+      const call = mcp.client.callTool(
+        { name: 'run', arguments: { serviceId: unservedServiceId, prompt: 'Is anyone there?', timeoutSec: 30 } },
+        undefined,
+        { timeout: 120_000, signal: controller.signal },
+      )
+      await jobCreated(buyer, jobId)
+      controller.abort()
+      await expect(call).rejects.toThrow()
+    }
+    await paidAndCancelled(before.nextJobId)
+    const testClient = createTestClient({ mode: 'hardhat', chain: hardhat, transport: http(devnet.rpcUrl) })
+    await testClient.increaseTime({ seconds: 31 })
+    await testClient.mine({ blocks: 1 })
+    await paidAndCancelled(before.nextJobId + 1n)
+    expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
+  })
 })
