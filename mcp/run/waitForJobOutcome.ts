@@ -4,17 +4,21 @@ import { getBlock } from 'viem/actions'
 import { type Job, jobStateNames } from '../../contract/job.ts'
 import { JobEndedUnsettledError } from '../../errors/run.ts'
 import type { MarketSource } from '../source/MarketSource.ts'
+import { untilAborted } from './untilAborted.ts'
 
 export type WaitForJobOutcomeParameters = {
   /** Must read the chain. */
   chain: MarketSource
   jobId: bigint
   pollIntervalMs: number
-  /** Wall-clock limit (ms since epoch) after which the job is treated as due for a refund. */
+  /**
+   * Wall-clock limit (ms since epoch) after which the job is treated as due for a refund; past it,
+   * a failed poll (a node that stalls or is down) ends the wait with its error.
+   */
   giveUpAt: number
   /** Consecutive failed polls (node unreachable) tolerated before giving up. */
   maxFailedPolls?: number
-  /** Stops the wait (the caller cancelled): rejects with the signal's reason. */
+  /** Stops the wait (the caller cancelled), a request in flight included: rejects with the signal's reason. */
   signal?: AbortSignal | undefined
   /** Called after each poll that found the job still Pending. */
   onPending?: ((job: Job) => void) | undefined
@@ -33,7 +37,11 @@ const settledStates = new Set<number>([
 ])
 const pendingState = jobStateNames.indexOf('Pending')
 
-/** Polls the job on chain until the seller settles it or it expires, or the signal aborts the wait. */
+/**
+ * Polls the job on chain until the seller settles it or it expires, or the signal aborts the wait.
+ * Each request has the client's deadline (createToolContext: headers and body); the wait as a whole
+ * has `giveUpAt`, which a stalling node cannot push back.
+ */
 export async function waitForJobOutcome(
   client: Client,
   { chain, jobId, pollIntervalMs, giveUpAt, maxFailedPolls = 30, signal, onPending }: WaitForJobOutcomeParameters,
@@ -42,16 +50,16 @@ export async function waitForJobOutcome(
   for (;;) {
     signal?.throwIfAborted()
     try {
-      const [job, head] = await Promise.all([chain.getJob({ jobId }), getBlock(client, { blockTag: 'latest' })])
+      const [job, head] = await untilAborted(Promise.all([chain.getJob({ jobId }), getBlock(client, { blockTag: 'latest' })]), signal)
       failedPolls = 0
       if (settledStates.has(job.state)) return { outcome: 'settled', job }
       if (job.state !== pendingState) throw new JobEndedUnsettledError({ jobId, stateName: job.stateName })
       if (head.timestamp >= BigInt(job.timeout) || Date.now() >= giveUpAt) return { outcome: 'expired', job }
       onPending?.(job)
     } catch (error) {
-      if (error instanceof JobEndedUnsettledError) throw error
+      if (error instanceof JobEndedUnsettledError || signal?.aborted) throw error
       failedPolls += 1
-      if (failedPolls >= maxFailedPolls) throw error
+      if (failedPolls >= maxFailedPolls || Date.now() >= giveUpAt) throw error
     }
     await sleep(pollIntervalMs, undefined, { signal })
   }

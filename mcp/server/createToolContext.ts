@@ -1,5 +1,6 @@
-import { createPublicClient, defineChain, http } from 'viem'
+import { createPublicClient, defineChain } from 'viem'
 import { getChainId } from 'viem/actions'
+import { httpWithDeadline } from '../../chain/rpc/httpWithDeadline.ts'
 import type { Config } from '../../config/ConfigSchema.ts'
 import type { StoreReader } from '../../server/store/StoreReader.ts'
 import { createChainSource } from '../source/createChainSource.ts'
@@ -18,6 +19,9 @@ export type CreateToolContextParameters = {
 
 export type CreateToolContextReturnType = ToolContext
 
+/** Each request's deadline, headers and body (viem's own default, which stopped at the headers). */
+const rpcTimeoutMs = 10_000
+
 /**
  * Connects the tools to the configured network: the chain (always, for payment) and what the read
  * tools go through (see selectReadSource): the indexer's store in this process, the REST indexer
@@ -34,8 +38,9 @@ export function createToolContext(
     nativeCurrency: { name: 'native token', symbol: config.network === '0g-mainnet' ? '0G' : 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [config.rpcUrl] } },
   })
-  // Batched: the readers issue their getService/getJob calls together.
-  const client = createPublicClient({ chain, transport: http(config.rpcUrl, { batch: true, retryCount: 2 }) })
+  // Batched: the readers issue their getService/getJob calls together. A node that stalls an answer
+  // fails the request at its deadline, so run's waits (receipt, settlement, refund) keep theirs.
+  const client = createPublicClient({ chain, transport: httpWithDeadline(config.rpcUrl, { batch: true, retryCount: 2, timeoutMs: rpcTimeoutMs }) })
   const chainSource = createChainSource(client, { registry: config.registry, escrow: config.escrow })
   const common = { chain: chainSource, client, network: config.network, escrow: config.escrow, explorerUrl: config.explorerUrl, log }
   const selected = selectReadSource(config, { server, hasStore: store !== undefined })
