@@ -1,5 +1,6 @@
 import type { Config } from '../config/ConfigSchema.ts'
 import { loadConfig } from '../config/loadConfig.ts'
+import { unlimitedClientFlags } from './unlimitedClientFlags.ts'
 
 /** Stands for every contract address: a server over a store filled by the bench reads no chain. */
 const anyAddress = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
@@ -13,6 +14,7 @@ export function loadStoreServerConfig(argv: readonly string[] = []): Config {
     argv: [
       '--network', 'devnet', '--chain-id', '31337', '--registry', anyAddress, '--escrow', anyAddress, '--arbiter', anyAddress,
       '--attestation-verifier', anyAddress, '--start-block', '0', '--host', '127.0.0.1', '--mcp-port', '0', '--log-level', 'silent',
+      ...unlimitedClientFlags,
       ...argv,
     ],
     env: {},

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { BenchArgumentError } from '../errors/bench.ts'
 
 /** Stages a run may leave out (generation, back-fill and memory always run: the others need them). */
-export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode', 'jobqueries', 'durability', 'servingscale'] as const
+export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode', 'jobqueries', 'durability', 'servingscale', 'ratelimit'] as const
 export type SkippableStage = (typeof skippableStages)[number]
 
 /** The nodes the bench can build its chain on. */
@@ -18,6 +18,8 @@ export type BenchOptions = {
   skip: readonly SkippableStage[]
   /** Only measure what request metrics and access logs cost (no devnet, no market: a minute). */
   observabilityOnly: boolean
+  /** Only measure what the per-client request limiter costs (no devnet, no market: a minute). */
+  rateLimitOnly: boolean
   /** Only measure what TLS costs per request (no devnet, no market: about two minutes). */
   tlsOnly: boolean
   /** Only measure the job queries at 100,000 jobs over a store filled directly (no devnet: a few minutes). */
@@ -57,7 +59,7 @@ export type ParseBenchArgsReturnType = BenchOptions
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--node hardhat|anvil] [--duration S] [--warmup S] [--connections C] ' +
   '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--full-node-blocks N] [--cpu-prof DIR] [--out FILE] ' +
-  `[--skip ${skippableStages.join(',')}] [--observability-only] [--tls-only] [--job-queries-only] [--durability-only] [--serving-scale-only] [--serving-jobs N,N,...] [--serving-node-flags="--flag ..."]`
+  `[--skip ${skippableStages.join(',')}] [--observability-only] [--rate-limit-only] [--tls-only] [--job-queries-only] [--durability-only] [--serving-scale-only] [--serving-jobs N,N,...] [--serving-node-flags="--flag ..."]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
 export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnType {
@@ -80,6 +82,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         out: { type: 'string' },
         skip: { type: 'string' },
         'observability-only': { type: 'boolean', default: false },
+        'rate-limit-only': { type: 'boolean', default: false },
         'tls-only': { type: 'boolean', default: false },
         'job-queries-only': { type: 'boolean', default: false },
         'durability-only': { type: 'boolean', default: false },
@@ -113,6 +116,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     quick,
     skip: skip as SkippableStage[],
     observabilityOnly: values['observability-only'] === true,
+    rateLimitOnly: values['rate-limit-only'] === true,
     tlsOnly: values['tls-only'] === true,
     jobQueriesOnly: values['job-queries-only'] === true,
     durabilityOnly: values['durability-only'] === true,

@@ -15,6 +15,7 @@ import { measureLag, type LagResult } from './measureLag.ts'
 import { measureMcp } from './measureMcp.ts'
 import { measureMemory } from './measureMemory.ts'
 import { measureObservability, printObservabilityTable } from './measureObservability.ts'
+import { measureRateLimit, printRateLimitTable } from './measureRateLimit.ts'
 import { measureTls, printTlsTable } from './measureTls.ts'
 import { measureRest } from './measureRest.ts'
 import { measureServingAtScale, printServingAtScale } from './measureServingAtScale.ts'
@@ -48,6 +49,11 @@ try {
   if (options.observabilityOnly) {
     progress(`loading GET /v1/services with metrics and access logs on and off (${options.warmupSec} s warm-up + ${options.durationSec} s each)`)
     console.log(printObservabilityTable(await measureObservability({ load })))
+    process.exit(0)
+  }
+  if (options.rateLimitOnly) {
+    progress(`loading GET /v1/services without and with the per-client request limiter (${options.warmupSec} s warm-up + ${options.durationSec} s each)`)
+    console.log(printRateLimitTable(await measureRateLimit({ load })))
     process.exit(0)
   }
   if (options.tlsOnly) {
@@ -180,6 +186,8 @@ try {
   const memory = await measureMemory(server, { report: backfilled.report })
   if (!options.skip.includes('observability')) progress('loading GET /v1/services with metrics and access logs on and off')
   const observability = options.skip.includes('observability') ? [] : await measureObservability({ load })
+  if (!options.skip.includes('ratelimit')) progress('loading GET /v1/services without and with the per-client request limiter')
+  const rateLimit = options.skip.includes('ratelimit') ? [] : await measureRateLimit({ load })
   if (!options.skip.includes('tls')) progress('loading GET /v1/jobs/:id and MCP get_job over http, https and HTTP/2')
   const tls = options.skip.includes('tls') ? [] : await measureTls({ load })
   if (!options.skip.includes('jobqueries')) progress(jobQueriesProgress)
@@ -227,6 +235,7 @@ try {
   writeFileSync(resultsPath, `${JSON.stringify(results, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`)
   console.log(printTable(results))
   if (observability.length > 0) console.log(`\n${printObservabilityTable(observability)}`)
+  if (rateLimit.length > 0) console.log(`\n${printRateLimitTable(rateLimit)}`)
   if (tls.length > 0) console.log(`\n${printTlsTable(tls)}`)
   if (durability !== null) console.log(`\n${printDurabilityTable(durability)}`)
   if (durableScale !== null) console.log(`\n${printDurableScaleTable(durableScale)}`)

@@ -5,6 +5,7 @@ import { deploymentArgv } from '../test/support/deploymentArgv.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
 import type { MemoryFigures } from './serveIndexer.ts'
 import { watchEventLoop, type LoopDelayFigures } from './watchEventLoop.ts'
+import { unlimitedClientFlags } from './unlimitedClientFlags.ts'
 
 /** What the bench hands a durable server: where its index is kept, and whether it only follows. */
 export type ServeDurableOptions = {
@@ -53,6 +54,7 @@ const config = loadConfig({
     ...(options.dataDir === undefined ? [] : ['--data-dir', options.dataDir]),
     ...(options.databaseUrl === undefined ? [] : ['--database-url', options.databaseUrl]),
     ...(options.readOnly === true ? ['--read-only'] : []),
+    ...unlimitedClientFlags,
   ],
   env: {},
 })

@@ -2,6 +2,7 @@ import type { Deployment } from '../config/deployment.ts'
 import { loadConfig } from '../config/loadConfig.ts'
 import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
+import { unlimitedClientFlags } from './unlimitedClientFlags.ts'
 
 /** What the bench hands a standalone hosted MCP server. */
 export type ServeHostedMcpOptions = {
@@ -30,6 +31,7 @@ const config = loadConfig({
     '--host', '127.0.0.1',
     '--mcp-port', '0',
     ...(indexerUrl === null ? ['--mcp-source', 'chain'] : ['--indexer-url', indexerUrl]),
+    ...unlimitedClientFlags,
   ],
   env: {},
 })

@@ -8,6 +8,7 @@ import { buildDocsHtml } from '../server/http/buildDocsHtml.ts'
 import { startIndexer } from '../server/indexer/startIndexer.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
 import { watchEventLoop, type LoopDelayFigures } from './watchEventLoop.ts'
+import { unlimitedClientFlags } from './unlimitedClientFlags.ts'
 
 /** What the bench hands the server under test. */
 export type ServeIndexerOptions = {
@@ -70,6 +71,7 @@ const config = loadConfig({
     '--port', '0',
     '--mcp-port', '0',
     ...(options.rpcRateLimit === undefined ? [] : ['--rpc-rate-limit', String(options.rpcRateLimit)]),
+    ...unlimitedClientFlags,
   ],
   env: {},
 })

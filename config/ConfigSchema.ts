@@ -191,6 +191,13 @@ export const ConfigSchema = z.object({
   logLevel: textField(`one of ${logLevels.join(', ')}`, logLevel),
   /** One log line per request at info; off by default, as it costs throughput (see npm run bench). */
   accessLog: textField('on or off', onOff),
+  /**
+   * Requests one client address may send per minute to the REST API and the hosted MCP server (the
+   * forwarded address behind a `trustProxy` one); over it, 429 with Retry-After. 0: no limit.
+   */
+  rateLimit: textField('a whole number of requests per minute (0 for no limit)', safeInteger(0, 1_000_000_000)),
+  /** Connections one client address may hold open on each server (trusted proxies excepted). 0: no cap. */
+  maxClientConnections: textField('a whole number of connections (0 for no cap)', safeInteger(0, 1_000_000)),
 })
 
 /** The settings as loadConfig reads them, one per flag. */

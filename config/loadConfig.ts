@@ -47,6 +47,8 @@ export const configSources = {
   metrics: { flag: 'metrics', env: 'METRICS' },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL' },
   accessLog: { flag: 'access-log', env: 'ACCESS_LOG' },
+  rateLimit: { flag: 'rate-limit', env: 'RATE_LIMIT' },
+  maxClientConnections: { flag: 'max-client-connections', env: 'MAX_CLIENT_CONNECTIONS' },
   dataDir: { flag: 'data-dir', env: 'DATA_DIR' },
   databaseUrl: { flag: 'database-url', env: 'DATABASE_URL' },
   readOnly: { flag: 'read-only', env: 'READ_ONLY', switch: true },
@@ -72,6 +74,9 @@ const defaults = {
   metrics: 'on',
   logLevel: 'info',
   accessLog: 'off',
+  // A frontend's page load and polls, watchJob's, and the explorer's stay far below both (README, Rate limits).
+  rateLimit: '1200',
+  maxClientConnections: '64',
   databaseUrl: null,
   readOnly: 'off',
 } satisfies Partial<Record<ConfigKey, string | null>>

@@ -7,6 +7,7 @@ const responseDescriptions: Record<string, string> = {
   200: 'Success.',
   400: 'A path or query parameter is malformed, repeated or unknown; the body says which one and what is allowed.',
   404: 'Nothing has that id or hash.',
+  429: 'This client address sent more requests than the per-client limit (`--rate-limit`, per minute); `Retry-After` says when to send again, `RateLimit-Policy` and `RateLimit` give the policy and its reset (draft-ietf-httpapi-ratelimit-headers).',
   503: 'The indexer is not in sync with the chain; the body is the health record with `ok: false`.',
 }
 

@@ -36,7 +36,7 @@ export const marketContract = c.router(
         method: 'GET',
         path: '/healthz',
         query: NoQuerySchema,
-        responses: { 200: HealthSchema, 400: ErrorBodySchema, 503: HealthSchema },
+        responses: { 200: HealthSchema, 400: ErrorBodySchema, 429: ErrorBodySchema, 503: HealthSchema },
         summary: 'Indexer health',
         description:
           'Health record of the indexer. 200 with `ok: true` once the initial back-fill has reached the chain head and the last poll succeeded within 3 poll intervals, while the node serves the configured chain and no served record is known to differ from the chain; otherwise 503 with `ok: false` and the same record, whose `problems` say why.',
@@ -47,7 +47,7 @@ export const marketContract = c.router(
         method: 'GET',
         path: '/v1/services',
         query: NoQuerySchema,
-        responses: { 200: ServiceListSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
+        responses: { 200: ServiceListSchema, 400: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'List services',
         description: "Every registered seller's services, active or not. `count` equals the length of `services`.",
       },
@@ -56,7 +56,7 @@ export const marketContract = c.router(
         path: '/v1/services/:id',
         pathParams: IdPathSchema,
         query: NoQuerySchema,
-        responses: { 200: ServiceSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
+        responses: { 200: ServiceSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'Get a service',
         description:
           'One service by id. 400 when `id` is not a canonical decimal unsigned integer; 404 when no service has that id.',
@@ -66,7 +66,7 @@ export const marketContract = c.router(
         path: '/v1/services/:id/events',
         pathParams: IdPathSchema,
         query: NoQuerySchema,
-        responses: { 200: ServiceEventListSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
+        responses: { 200: ServiceEventListSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
         summary: "A service's history",
         description:
           "The service's registry events, oldest first: registration, updates of price and status, delisting, and signing-key rotations with the old and new key, so that the key in force at any block can be read. `count` equals the length of `events`. 400 when `id` is not a canonical decimal unsigned integer; 404 when no service has that id.",
@@ -77,7 +77,7 @@ export const marketContract = c.router(
         method: 'GET',
         path: '/v1/jobs',
         query: JobsQuerySchema,
-        responses: { 200: JobListSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
+        responses: { 200: JobListSchema, 400: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'List and filter jobs',
         description:
           'Jobs, newest first (highest jobId first), a page at a time. The filters `buyer`, `seller`, `serviceId` and `state` combine with AND. ' +
@@ -90,7 +90,7 @@ export const marketContract = c.router(
         path: '/v1/jobs/:id',
         pathParams: IdPathSchema,
         query: NoQuerySchema,
-        responses: { 200: refineJobKeys(JobDetailSchema), 400: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
+        responses: { 200: refineJobKeys(JobDetailSchema), 400: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'Get a job',
         description:
           'One job by id with its on-chain history. From state 2 (Attested) on it carries the attestation. 400 when `id` is not a canonical decimal unsigned integer; 404 when no job has that id.',
@@ -100,7 +100,7 @@ export const marketContract = c.router(
         path: '/v1/jobs/:id/dispute',
         pathParams: IdPathSchema,
         query: NoQuerySchema,
-        responses: { 200: JobDisputeSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
+        responses: { 200: JobDisputeSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
         summary: "A job's dispute",
         description:
           "The job's dispute events with their arguments, oldest first: who disputed and the bond (DisputeOpened), and how arbitration split it, the failed dispute's bond (DisputeFailed) or the slashed service bond (JobSlashed, Slashed). " +
@@ -113,7 +113,7 @@ export const marketContract = c.router(
         path: '/v1/sellers/:address',
         pathParams: AddressPathSchema,
         query: SellerQuerySchema,
-        responses: { 200: SellerSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
+        responses: { 200: SellerSchema, 400: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'Get everything of one seller',
         description:
           "The seller's services and jobs, newest first; the jobs a page at a time (`limit` default 1000, `cursor` from `nextCursor`). " +
@@ -126,7 +126,7 @@ export const marketContract = c.router(
         path: '/v1/buyers/:address',
         pathParams: AddressPathSchema,
         query: BuyerQuerySchema,
-        responses: { 200: BuyerSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
+        responses: { 200: BuyerSchema, 400: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'Get the jobs of one buyer',
         description:
           'The jobs the address paid for, newest first, a page at a time (`limit` default 50, `cursor` from `nextCursor`). ' +
@@ -138,7 +138,7 @@ export const marketContract = c.router(
         method: 'GET',
         path: '/v1/stats',
         query: NoQuerySchema,
-        responses: { 200: StatsSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
+        responses: { 200: StatsSchema, 400: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'Aggregate statistics',
         description: 'Service and job counts and the total settled amount, derived from events.',
       },
@@ -149,7 +149,7 @@ export const marketContract = c.router(
         path: '/v1/transactions/:hash',
         pathParams: HashPathSchema,
         query: NoQuerySchema,
-        responses: { 200: TransactionSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
+        responses: { 200: TransactionSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
         summary: 'Find what a transaction did',
         description:
           "The market events a transaction emitted (job events, the arbiter's about a dispute among them, and registry events), each with the job or service it is about: the way from a transaction hash to its jobs and services. 400 when `hash` is not 0x followed by 64 hex digits (any case); 404 when the indexer holds no market event of that transaction.",

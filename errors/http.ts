@@ -153,3 +153,22 @@ export class ExpectationFailedError extends BaseError {
     })
   }
 }
+
+/** A client address that sent more requests than the per-client limit allows in the current window. */
+export class RateLimitedError extends BaseError {
+  override name = 'RateLimitedError'
+  /** Requests allowed per window. */
+  readonly limit: number
+  readonly windowSeconds: number
+  /** Seconds until the window ends and requests are served again. */
+  readonly retryAfterSeconds: number
+  constructor({ limit, windowSeconds, retryAfterSeconds }: { limit: number; windowSeconds: number; retryAfterSeconds: number }) {
+    super(
+      `Too many requests from this address: at most ${limit} are served every ${windowSeconds} s. Retry after ${retryAfterSeconds} s.`,
+      { code: 'rate_limited' },
+    )
+    this.limit = limit
+    this.windowSeconds = windowSeconds
+    this.retryAfterSeconds = retryAfterSeconds
+  }
+}

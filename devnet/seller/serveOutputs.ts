@@ -125,7 +125,7 @@ function buildOutputApp(
   serving: ServingOptions | undefined,
 ): FastifyInstance {
   const app = Fastify({ ...toFastifyServing(serving), logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
-  hardenServer(app, { methods: ['GET', 'HEAD'], limits })
+  hardenServer(app, { methods: ['GET', 'HEAD'], limits, trustProxy: serving?.trustProxy })
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.headers(corsHeaders)
     done(null, payload)

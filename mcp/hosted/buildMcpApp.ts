@@ -1,8 +1,11 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import Fastify, { type FastifyError, type FastifyInstance, type onRequestHookHandler } from 'fastify'
 import type { McpHealth } from '../../contract/mcp.ts'
+import { RateLimitedError } from '../../errors/http.ts'
+import { addRateLimit, type RateLimitSettings } from '../../server/http/addRateLimit.ts'
 import { answerClientError } from '../../server/http/answerClientError.ts'
 import { handleFrameworkError } from '../../server/http/handleFrameworkError.ts'
+import { toErrorReply } from '../../server/http/toErrorReply.ts'
 import { hardenServer, type ServerLimits } from '../../server/http/hardenServer.ts'
 import type { OperatorMetrics } from '../../server/http/registerOperatorRoutes.ts'
 import { toFastifyServing, type ServingOptions } from '../../server/serving/toFastifyServing.ts'
@@ -24,8 +27,10 @@ export type BuildMcpAppParameters = {
   keepAliveMs?: number | undefined
   /** Where unexpected failures are reported (never to the client). */
   log?: (message: string) => void
-  /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
+  /** Timeouts and connection caps (see hardenServer); the defaults unless given. */
   limits?: Partial<ServerLimits> | undefined
+  /** Requests per client (see addRateLimit); no limit unless given: the entry point passes `--rate-limit`. */
+  rateLimit?: RateLimitSettings | undefined
   /** Request metrics and, when `route`, `GET /metrics`; none unless given. */
   metrics?: OperatorMetrics | undefined
   /** HTTPS and the trusted proxies (see readServingOptions); plain HTTP, trusting no proxy, unless given. */
@@ -42,6 +47,9 @@ const corsHeaders = {
   'access-control-max-age': '86400',
 } as const
 
+/** What a browser client may read of a 429 to pace itself. */
+const rateLimitHeaderNames = 'retry-after, ratelimit, ratelimit-policy'
+
 /**
  * The hosted MCP server: `POST /mcp` goes to the SDK's Streamable HTTP transport in stateless mode
  * (no session id, no initialize needed), a transport and a protocol server per request over the
@@ -55,11 +63,13 @@ export function buildMcpApp({
   keepAliveMs,
   log = (message) => process.stderr.write(`${message}\n`),
   limits,
+  rateLimit,
   metrics,
   serving,
 }: BuildMcpAppParameters): BuildMcpAppReturnType {
   const app = Fastify({ ...toFastifyServing(serving), bodyLimit, logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
-  hardenServer(app, { methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], limits })
+  hardenServer(app, { methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], limits, trustProxy: serving?.trustProxy })
+  if (rateLimit !== undefined) addRateLimit(app, rateLimit)
 
   // JSON is parsed by Fastify (with its body limit); any other type reaches the transport unread,
   // which answers 415 as the SDK does.
@@ -129,6 +139,14 @@ export function buildMcpApp({
   )
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if (error instanceof RateLimitedError) {
+      return sendJsonRpcError(reply, {
+        status: 429,
+        code: jsonRpcErrorCodes.serverError,
+        message: error.message,
+        headers: { ...toErrorReply(error).headers, 'access-control-allow-origin': '*', 'access-control-expose-headers': rateLimitHeaderNames },
+      })
+    }
     const status = error.statusCode ?? 500
     if (status >= 500) log(`request ${request.method} ${request.url} failed: ${error.message}`)
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -1,6 +1,5 @@
-import type { Client } from 'viem'
-import { getChainId } from 'viem/actions'
 import type { McpHealth } from '../../contract/mcp.ts'
+import type { CacheChainIdReturnType } from './cacheChainId.ts'
 
 export type GetMcpHealthParameters = {
   service: string
@@ -8,19 +7,15 @@ export type GetMcpHealthParameters = {
   /** The configured chain id: the answer when the chain cannot be asked. */
   chainId: number
   tools: readonly string[]
-  timeoutMs?: number
 }
 
 export type GetMcpHealthReturnType = McpHealth
 
-/** Healthy when the chain the tools read answers, and is the configured one. */
+/** Healthy when the chain the tools read answers (as read by cacheChainId), and is the configured one. */
 export async function getMcpHealth(
-  client: Client,
-  { service, network, chainId, tools, timeoutMs = 3_000 }: GetMcpHealthParameters,
+  readChainId: CacheChainIdReturnType,
+  { service, network, chainId, tools }: GetMcpHealthParameters,
 ): Promise<GetMcpHealthReturnType> {
-  const reported = await Promise.race([
-    getChainId(client).catch(() => null),
-    new Promise<null>((resolve) => setTimeout(resolve, timeoutMs, null).unref()),
-  ])
+  const reported = await readChainId()
   return { ok: reported === chainId, service, network, chainId: reported ?? chainId, tools: [...tools] }
 }

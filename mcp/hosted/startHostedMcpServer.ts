@@ -12,6 +12,7 @@ import { createToolContext } from '../server/createToolContext.ts'
 import { createToolDispatcher } from '../server/createToolDispatcher.ts'
 import { hostedTools } from '../tools/hostedTools.ts'
 import { buildMcpApp } from './buildMcpApp.ts'
+import { cacheChainId } from './cacheChainId.ts'
 import { createHostGuard } from './createHostGuard.ts'
 import { getMcpHealth } from './getMcpHealth.ts'
 import { observeToolCalls } from './observeToolCalls.ts'
@@ -24,7 +25,7 @@ export type StartHostedMcpServerParameters = {
   store?: StoreReader | undefined
   /** How often a comment line keeps a slow answer's event stream alive (the SDK's 15 s unless given). */
   keepAliveMs?: number | undefined
-  /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
+  /** Timeouts and connection caps (see hardenServer); `--max-client-connections` and the defaults unless given. */
   limits?: Partial<ServerLimits> | undefined
 }
 
@@ -46,13 +47,15 @@ export async function startHostedMcpServer(
   const tools = hostedTools.map((tool) => tool.name)
   const registry = config.metrics === 'off' ? undefined : createMetricsRegistry({ service: 'mcp' })
   const dispatcher = createToolDispatcher(context, { tools: hostedTools })
+  const readChainId = cacheChainId(context.client)
   const app = buildMcpApp({
     dispatcher: registry === undefined ? dispatcher : observeToolCalls(dispatcher, { registry }),
     keepAliveMs,
-    limits,
+    limits: { maxConnectionsPerAddress: config.maxClientConnections, ...limits },
+    rateLimit: { max: config.rateLimit, windowMs: 60_000 },
     hostGuard: createHostGuard({ bindHost: config.host, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins }),
     health: () =>
-      getMcpHealth(context.client, { service: mcpServerName, network: config.network, chainId: config.chainId, tools }),
+      getMcpHealth(readChainId, { service: mcpServerName, network: config.network, chainId: config.chainId, tools }),
     log,
     metrics: registry === undefined ? undefined : { registry, route: config.metrics === 'on' },
     serving,

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 
-/** The API is public and read-only: any origin may read every answer, errors and 404s included. */
+/**
+ * The API is public and read-only: any origin may read every answer, errors and 404s included, and
+ * a page can pace itself on a 429's `Retry-After` and RateLimit fields.
+ */
 export const corsHeaders = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'etag',
+  'access-control-expose-headers': 'etag, retry-after, ratelimit, ratelimit-policy',
 } as const
 
 /**

@@ -14,6 +14,7 @@ import { handleError } from './handleError.ts'
 import { handleFrameworkError } from './handleFrameworkError.ts'
 import { handleRequestValidationError } from './handleRequestValidationError.ts'
 import { toFastifyServing, type ServingOptions } from '../serving/toFastifyServing.ts'
+import { addRateLimit, type RateLimitSettings } from './addRateLimit.ts'
 import { hardenServer, type ServerLimits } from './hardenServer.ts'
 import { listContractPaths } from './listContractPaths.ts'
 import { registerDocsRoutes, docsPaths } from './registerDocsRoutes.ts'
@@ -39,8 +40,10 @@ export type BuildAppParameters = {
   docsHtml: string
   /** The process's logger (see createLogger); `false` logs nothing. */
   logger?: Logger | false
-  /** Timeouts and connection cap (see hardenServer); the defaults unless given. */
+  /** Timeouts and connection caps (see hardenServer); the defaults unless given. */
   limits?: Partial<ServerLimits> | undefined
+  /** Requests per client (see addRateLimit); no limit unless given: the entry point passes `--rate-limit`. */
+  rateLimit?: RateLimitSettings | undefined
   /** Request metrics and `/metrics` (see registerOperatorRoutes); none unless given. */
   metrics?: OperatorMetrics | undefined
   /** One info line per request (Fastify's request logging); off unless asked for, as it costs throughput. */
@@ -67,7 +70,7 @@ const s = initServer()
  * (CORS, ETags and kept bodies, compression, compiled response schemas, error shapes, 405 guards)
  * are hooks and handlers of the app around it, one call per concern.
  */
-export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits, metrics, accessLog = mode === 'development', explorer, serving }: BuildAppParameters): BuildAppReturnType {
+export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits, rateLimit, metrics, accessLog = mode === 'development', explorer, serving }: BuildAppParameters): BuildAppReturnType {
   const app = Fastify({
     ...toFastifyServing(serving),
     ...(logger === false ? { logger: false } : { loggerInstance: logger as FastifyBaseLogger }),
@@ -79,7 +82,8 @@ export function buildApp({ store, mode, openApiText, docsHtml, logger = false, l
   const paths = [...listContractPaths(marketContract), ...docsPaths, ...swaggerUiPaths, ...(explorer ? explorerPaths : []), ...listOperatorPaths({ metrics })]
   const knownPaths = paths.map((path) => path.replace(/:(\w+)/g, '{$1}'))
 
-  hardenServer(app, { methods: ['GET', 'HEAD', 'OPTIONS'], limits })
+  hardenServer(app, { methods: ['GET', 'HEAD', 'OPTIONS'], limits, trustProxy: serving?.trustProxy })
+  if (rateLimit !== undefined) addRateLimit(app, rateLimit)
   app.setErrorHandler(handleError)
   app.setNotFoundHandler(async (request) => {
     throw new RouteNotFoundError({ path: request.url.split('?')[0] ?? request.url, knownPaths })

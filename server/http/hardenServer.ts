@@ -1,7 +1,10 @@
 import type { Server } from 'node:http'
 import type { FastifyInstance } from 'fastify'
-import { ExpectationFailedError, MethodNotAllowedError, MissingHostError } from '../../errors/http.ts'
+import type { Socket } from 'node:net'
+import { ExpectationFailedError, MethodNotAllowedError, MissingHostError, RequestTimeoutError } from '../../errors/http.ts'
 import { corsHeaders } from './addCorsHeaders.ts'
+import { capConnectionsPerAddress } from './capConnectionsPerAddress.ts'
+import { compileTrustedProxies } from './compileTrustedProxies.ts'
 import { toErrorReply } from './toErrorReply.ts'
 import { writeSocketError } from './writeSocketError.ts'
 
@@ -22,6 +25,14 @@ export type ServerLimits = {
   idleTimeoutMs: number
   /** Open connections at most; the next ones are closed at once, so a flood cannot take every file descriptor. */
   maxConnections: number
+  /**
+   * Open connections one client address may hold (0: no cap), well below `maxConnections` so one
+   * address cannot take the places of all others; trusted proxies are not capped (see
+   * capConnectionsPerAddress). None unless given: the REST and hosted MCP entry points pass
+   * `--max-client-connections` (64 by default; a browser opens at most 6 per origin), while the
+   * bench and tests load a server from one address.
+   */
+  maxConnectionsPerAddress: number
 }
 
 export const defaultServerLimits: ServerLimits = {
@@ -30,12 +41,15 @@ export const defaultServerLimits: ServerLimits = {
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 30_000,
   maxConnections: 512,
+  maxConnectionsPerAddress: 0,
 }
 
 export type HardenServerParameters = {
   /** The methods the app serves, named in the 405 a CONNECT gets. */
   methods: readonly string[]
   limits?: Partial<ServerLimits> | undefined
+  /** The `--trust-proxy` addresses and ranges (see readServingOptions): exempt from the per-address cap. */
+  trustProxy?: readonly string[] | false | undefined
 }
 
 /** Settings `http.Server` reads at run time that its type does not list. */
@@ -49,8 +63,11 @@ type NodeServer = Server & { connectionsCheckingInterval: number; requireHostHea
  * answerClientError` and `frameworkErrors: handleFrameworkError`, which every server also sets.
  * Call before `listen`.
  */
-export function hardenServer(app: FastifyInstance, { methods, limits = {} }: HardenServerParameters): void {
-  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, idleTimeoutMs, maxConnections } = { ...defaultServerLimits, ...limits }
+export function hardenServer(app: FastifyInstance, { methods, limits = {}, trustProxy = false }: HardenServerParameters): void {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, idleTimeoutMs, maxConnections, maxConnectionsPerAddress } = {
+    ...defaultServerLimits,
+    ...limits,
+  }
   const server = app.server as NodeServer
   server.headersTimeout = headersTimeoutMs
   server.requestTimeout = requestTimeoutMs
@@ -60,6 +77,8 @@ export function hardenServer(app: FastifyInstance, { methods, limits = {} }: Har
   server.setTimeout(idleTimeoutMs)
   server.maxConnections = maxConnections
   server.requireHostHeader = false
+  capConnectionsPerAddress(server, { max: maxConnectionsPerAddress, exempt: compileTrustedProxies(trustProxy) })
+  answerTimedOutSockets(server)
 
   server.on('checkExpectation', (request, response) => {
     const { status, headers, body } = toErrorReply(new ExpectationFailedError({ expect: String(request.headers.expect) }))
@@ -83,5 +102,25 @@ export function hardenServer(app: FastifyInstance, { methods, limits = {} }: Har
       return
     }
     done()
+  })
+}
+
+/**
+ * Node closes a keep-alive connection whose next request has not arrived by the keep-alive timeout
+ * (and any connection idle for `idleTimeoutMs`) without a word, even when part of that request has
+ * arrived, which the headers timeout would have answered 408 had the socket lived. A `timeout`
+ * listener takes that close over: a socket with unanswered bytes gets our 408, any other (idle, or
+ * stuck mid-answer) is destroyed as Node would.
+ */
+function answerTimedOutSockets(server: Server): void {
+  /** How many bytes each socket had read when its last answer was sent. */
+  const answeredAt = new WeakMap<Socket, number>()
+  server.on('request', (request, response) => {
+    response.once('finish', () => answeredAt.set(request.socket, request.socket.bytesRead))
+  })
+  server.on('timeout', (socket: Socket) => {
+    const answering = (socket as Socket & { _httpMessage?: unknown })._httpMessage
+    if (answering == null && socket.bytesRead > (answeredAt.get(socket) ?? 0)) writeSocketError(socket, new RequestTimeoutError())
+    else socket.destroy()
   })
 }

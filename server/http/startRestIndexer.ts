@@ -95,6 +95,8 @@ export async function startRestIndexer(
       logger,
       explorer: { assets, site: toExplorerSite(config) },
       accessLog: config.accessLog,
+      limits: { maxConnectionsPerAddress: config.maxClientConnections },
+      rateLimit: { max: config.rateLimit, windowMs: 60_000 },
       metrics: registry === undefined ? undefined : { registry, route: config.metrics === 'on' },
       serving,
     })

@@ -11,6 +11,7 @@ import {
   MalformedUrlError,
   MethodNotAllowedError,
   MissingHostError,
+  RateLimitedError,
   RequestTimeoutError,
   RouteNotFoundError,
   UnknownParameterError,
@@ -22,6 +23,9 @@ export type ErrorReply = {
   headers: Record<string, string>
   body: ErrorBody
 }
+
+/** The one policy the RateLimit headers name. */
+const rateLimitPolicyName = 'per-client'
 
 type ErrorClass = abstract new (...args: never[]) => BaseError
 
@@ -35,6 +39,7 @@ const statusByClass: ReadonlyArray<readonly [ErrorClass, number]> = [
   [MissingHostError, 400],
   [RequestTimeoutError, 408],
   [ExpectationFailedError, 417],
+  [RateLimitedError, 429],
   [HeadersTooLargeError, 431],
   [ServiceNotFoundError, 404],
   [JobNotFoundError, 404],
@@ -53,7 +58,7 @@ export function toErrorReply(error: unknown): ErrorReply {
   for (const [errorClass, status] of statusByClass) {
     if (error instanceof errorClass) {
       const headers: Record<string, string> =
-        error instanceof MethodNotAllowedError ? { allow: error.allowed.join(', ') } : {}
+        error instanceof MethodNotAllowedError ? { allow: error.allowed.join(', ') } : error instanceof RateLimitedError ? toRateLimitHeaders(error) : {}
       return { status, headers, body: { error: { code: error.code, message: error.message } } }
     }
   }
@@ -65,6 +70,18 @@ export function toErrorReply(error: unknown): ErrorReply {
     status: 500,
     headers: {},
     body: { error: { code: 'internal_error', message: 'The server could not answer this request. Try again shortly.' } },
+  }
+}
+
+/**
+ * `Retry-After`, and the IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): the
+ * policy (`q` requests per `w` seconds) and what is left of it (`r` requests, reset in `t` seconds).
+ */
+function toRateLimitHeaders({ limit, windowSeconds, retryAfterSeconds }: RateLimitedError): Record<string, string> {
+  return {
+    'retry-after': String(retryAfterSeconds),
+    'ratelimit-policy': `"${rateLimitPolicyName}";q=${limit};w=${windowSeconds}`,
+    ratelimit: `"${rateLimitPolicyName}";r=0;t=${retryAfterSeconds}`,
   }
 }
 

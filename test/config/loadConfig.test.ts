@@ -66,9 +66,22 @@ test('default', () => {
     metrics: 'on',
     logLevel: 'info',
     accessLog: false,
+    rateLimit: 1200,
+    maxClientConnections: 64,
     dataDir: null,
     databaseUrl: null,
     readOnly: false,
+  })
+})
+
+describe('per-client limits', () => {
+  test('--rate-limit and --max-client-connections take whole numbers, 0 for none', () => {
+    const load = (argv: string[], env: Record<string, string> = {}) =>
+      loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+    expect(load(['--rate-limit', '0']).rateLimit).toBe(0)
+    expect(load([], { RATE_LIMIT: '6000', MAX_CLIENT_CONNECTIONS: '0' })).toMatchObject({ rateLimit: 6000, maxClientConnections: 0 })
+    expect(() => load(['--rate-limit', '1.5'])).toThrow('--rate-limit must be a whole number of requests per minute (0 for no limit), got "1.5".')
+    expect(() => load(['--max-client-connections', 'many'])).toThrow('--max-client-connections must be a whole number of connections (0 for no cap), got "many".')
   })
 })
 
@@ -359,7 +372,7 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --data-dir, --database-url, --read-only."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --rate-limit, --max-client-connections, --data-dir, --database-url, --read-only."`)
   })
 
   test('--mcp-source and MCP_SOURCE: index or chain, unset by default; --mcp-port counts as given only when given', () => {
