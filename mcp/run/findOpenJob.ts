@@ -14,8 +14,9 @@ export type FindOpenJobParameters = {
   /** `keccak256(input)`, as `JobCreated` carries it. */
   inputCommitment: Hash
   /**
-   * How far back `JobCreated` is searched, in one `eth_getLogs` call: a range every node we know
-   * accepts, and minutes of blocks, longer than any client waits before retrying a call.
+   * How far back `JobCreated` is searched, in one `eth_getLogs` call: half the 2,000-block range
+   * the reference chain's nodes accept, and about 16 minutes at its block a second, well past the
+   * 60 s a client waits before retrying a call.
    */
   lookbackBlocks?: bigint
 }

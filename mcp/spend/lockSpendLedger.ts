@@ -15,6 +15,9 @@ export async function lockSpendLedger(path: string, work: () => Promise<void>): 
     await withLockFile({ path: `${path}.lock` }, work)
   } catch (error) {
     if (error instanceof BaseError && error.code !== 'lock_file_held') throw error
-    throw new SpendLedgerError({ path, problem: error instanceof BaseError ? `cannot be locked: ${error.message}` : 'cannot be locked', cause: error })
+    throw new SpendLedgerError({ path, problem:
+        error instanceof BaseError
+          ? `cannot be locked: ${error.message}`
+          : 'cannot be locked (its folder cannot be created or written: point MARKET_SPEND_LEDGER at a file this server can write)', cause: error })
   }
 }

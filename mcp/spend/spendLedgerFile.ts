@@ -27,7 +27,7 @@ export async function readSpendLedger(path: string): Promise<SpendLedger> {
     text = await readFile(path, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, entries: [] }
-    throw new SpendLedgerError({ path, problem: 'cannot be read', cause: error })
+    throw new SpendLedgerError({ path, problem: 'cannot be read (fix its permissions, or point MARKET_SPEND_LEDGER at a file this server can read and write)', cause: error })
   }
   let json: unknown
   try {
@@ -50,6 +50,6 @@ export async function writeSpendLedger(path: string, ledger: SpendLedger): Promi
     await writeFile(temporary, `${JSON.stringify(ledger, null, 2)}\n`, { mode: 0o600 })
     await rename(temporary, path)
   } catch (error) {
-    throw new SpendLedgerError({ path, problem: 'cannot be written', cause: error })
+    throw new SpendLedgerError({ path, problem: 'cannot be written (fix its folder\'s permissions, or point MARKET_SPEND_LEDGER at a file this server can write)', cause: error })
   }
 }

@@ -166,6 +166,23 @@ describe('none lifts a default, and only that one', () => {
     expect((await readLedger(home)).entries.map(({ wei }) => wei)).toEqual([full.wei, price.toString()])
   })
 
+  test('with both lifted, the ledger is still kept: one that cannot be used refuses the payment', async () => {
+    const home = join(homes, 'no-ledger')
+    // A file where the ledger's folder should be.
+    await mkdir(home, { recursive: true })
+    await writeFile(join(home, '.tee-market'), '')
+    const key = accountKey(25)
+    const buyer = privateKeyToAccount(key).address
+    const mcp = await startServer(home, key, { MARKET_SPEND_LIMIT_WEI: 'none', MARKET_MAX_PRICE_WEI: 'none' })
+    const before = await chainState(buyer)
+    const result = await mcp.call('run', { serviceId: servedServiceId, prompt: 'hi' })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toBe(
+      `The spend ledger ${ledgerPathIn(home)} cannot be read (fix its permissions, or point MARKET_SPEND_LEDGER at a file this server can read and write); run refuses to pay while it cannot count the spending. Nothing was spent.`,
+    )
+    expect(await chainState(buyer)).toEqual(before)
+  })
+
   test.each(['nothing', '-1', '0.05'])('MARKET_SPEND_LIMIT_WEI=%s is refused, saying none is the way to lift it', async (value) => {
     const key = accountKey(24)
     const mcp = await startServer(join(homes, 'malformed'), key, { MARKET_SPEND_LIMIT_WEI: value })
