@@ -2,9 +2,10 @@ import { createPublicClient, fallback, http, TimeoutError } from 'viem'
 import { getBlockNumber } from 'viem/actions'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
-import { createNodeStallWatch } from '../../chain/rpc/createNodeStallWatch.ts'
+import { createNodeStallWatch, type NodeStall } from '../../chain/rpc/createNodeStallWatch.ts'
 import { httpWithDeadline } from '../../chain/rpc/httpWithDeadline.ts'
 import { RpcDeadlineError } from '../../errors/chain.ts'
+import { createIndexerTransport } from '../../server/indexer/createIndexerTransport.ts'
 import { startStallingProxy, type StallingProxy } from '../support/startStallingProxy.ts'
 import { startRpcStub, type RpcStub } from './support/startRpcStub.ts'
 
@@ -94,4 +95,18 @@ test('the stall watch names the node from its threshold until it answers in full
   await expect(blockNumberThrough(transport)).resolves.toMatchObject({ outcome: { status: 'fulfilled' } })
   expect(watch.stall()).toBeUndefined()
   expect(changes.length).toBeGreaterThanOrEqual(3)
+})
+
+test("the indexer's transport hands a stalled call to the next --rpc-url at the deadline, naming the stalled node meanwhile", async () => {
+  const rpc = createIndexerTransport({ urls: [proxy.url, node.url], batchSize: 100, timeoutMs })
+  const changes: NodeStall[][] = []
+  const unwatch = rpc.watchStalls(() => changes.push(rpc.stalls()))
+  proxy.stall({ kind: 'halfBody', answers: 1 })
+  const { outcome, ms } = await blockNumberThrough(rpc.transport)
+  unwatch()
+  expect(outcome).toEqual({ status: 'fulfilled', value: 42n })
+  expect(ms).toBeGreaterThanOrEqual(timeoutMs - 5)
+  expect(ms).toBeLessThan(timeoutMs + 1_000)
+  expect(changes.some((stalls) => stalls.some(({ url, timedOut }) => url === proxy.url && !timedOut))).toBe(true)
+  expect(rpc.stalls()).toMatchObject([{ url: proxy.url, methods: ['eth_blockNumber'], timedOut: true }])
 })
