@@ -21,12 +21,16 @@ export type OutputSettings = {
 
 /**
  * 4 MiB: an output is text for an agent's context, and the largest context windows (about a
- * million tokens) hold about 4 MB of text, so more could not be used; the body, its string and
- * its JSON copy then stay within a few tens of MB of the server's memory.
+ * million tokens) hold about 4 MB of text, so more could not be used. Measured on the devnet, the
+ * stdio server checking an accepted 4 MiB body peaked at 120 MiB resident (VmHWM), as without one.
  */
 export const defaultMaxOutputBytes = 4 * 1_024 * 1_024
-/** 64 MiB: the server holds an answer about three times while checking it. */
-const maxMaxOutputBytes = 64 * 1_024 * 1_024
+/**
+ * 16 MiB: the server holds an answer several times while checking it (bytes, string, JSON,
+ * UTF-8 for the hash). Measured on the devnet, an accepted body of 16 MiB peaked the stdio
+ * server at 158 MiB resident (VmHWM) and one of 64 MiB at 402 MiB, past the 300 MB it may use.
+ */
+const maxMaxOutputBytes = 16 * 1_024 * 1_024
 
 const templateExpects = 'an http:// or https:// URL containing {jobId}, e.g. http://127.0.0.1:8082/outputs/{jobId}'
 const pairExpects =
@@ -36,7 +40,7 @@ const pairExpects =
 export const outputSettingsHelp = `  MARKET_OUTPUT_URLS        each seller's output endpoint: seller=URL pairs, comma-separated, {jobId} for the job id
   MARKET_OUTPUT_URL         one seller's output endpoint, {jobId} for the job id; used only with MARKET_OUTPUT_SELLER
   MARKET_OUTPUT_SELLER      the seller address MARKET_OUTPUT_URL serves: other sellers' jobs never reach it
-  MARKET_MAX_OUTPUT_BYTES   the most bytes of an output answer read (default ${defaultMaxOutputBytes}, 4 MiB: about a million tokens)`
+  MARKET_MAX_OUTPUT_BYTES   the most bytes of an output answer read (default ${defaultMaxOutputBytes} = 4 MiB; at most ${maxMaxOutputBytes})`
 
 /** Reads and checks the output settings; throws `RunSettingError` naming the variable. */
 export function readOutputSettings({ env }: ReadOutputSettingsParameters): OutputSettings {

@@ -166,8 +166,8 @@ describe('readOutputSettings', () => {
     [{ MARKET_OUTPUT_URLS: `${seller}=http://a/{jobId},${seller}=http://b/{jobId}` }, `MARKET_OUTPUT_URLS must be a list naming each seller once (${seller} is named twice), got a value of 119 characters, not shown as it may hold a key. Nothing was spent.`],
     [{ MARKET_OUTPUT_SELLER: seller }, 'MARKET_OUTPUT_SELLER must be a seller address (0x + 40 hex digits), given with MARKET_OUTPUT_URL, for a seller not in MARKET_OUTPUT_URLS, got a value of 42 characters, not shown as it may hold a key. Nothing was spent.'],
     [{ MARKET_OUTPUT_URL: 'http://a/{jobId}', MARKET_OUTPUT_SELLER: 'me' }, 'MARKET_OUTPUT_SELLER "me" must be a seller address (0x + 40 hex digits), given with MARKET_OUTPUT_URL, for a seller not in MARKET_OUTPUT_URLS. Nothing was spent.'],
-    [{ MARKET_MAX_OUTPUT_BYTES: '67108865' }, 'MARKET_MAX_OUTPUT_BYTES "67108865" must be a whole number of bytes from 1 to 67108864. Nothing was spent.'],
-    [{ MARKET_MAX_OUTPUT_BYTES: '4MB' }, 'MARKET_MAX_OUTPUT_BYTES "4MB" must be a whole number of bytes from 1 to 67108864. Nothing was spent.'],
+    [{ MARKET_MAX_OUTPUT_BYTES: '16777217' }, 'MARKET_MAX_OUTPUT_BYTES "16777217" must be a whole number of bytes from 1 to 16777216. Nothing was spent.'],
+    [{ MARKET_MAX_OUTPUT_BYTES: '4MB' }, 'MARKET_MAX_OUTPUT_BYTES "4MB" must be a whole number of bytes from 1 to 16777216. Nothing was spent.'],
   ])('refused: %o', (env, message) => {
     expect(() => readOutputSettings({ env })).toThrow(message)
   })
