@@ -28,8 +28,8 @@ export type FetchJobOutputReturnType =
   | { output: string; note: null }
   | { output: null; note: string }
 
-/** The longest part of a seller's redirect target a note quotes. */
-const maxQuotedLocation = 200
+/** The longest part of a redirect target, or of a connection error, a note quotes. */
+const maxQuoted = 200
 
 /**
  * Fetches the job's output from its own seller's endpoint (the reference seller's protocol: GET
@@ -106,7 +106,7 @@ function failureNote(url: string, error: unknown, requestTimeoutMs: number): str
   const timedOut = error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')
   return timedOut
     ? `The seller's output endpoint ${url} did not answer within ${requestTimeoutMs / 1_000} s.`
-    : `The seller's output endpoint ${url} could not be reached.`
+    : `The seller's output endpoint ${url} could not be reached${error instanceof Error ? ` (${error.message.slice(0, maxQuoted)})` : ''}.`
 }
 
 function statusNote(url: string, { status, location }: { status: number; location?: string | undefined }, retryForMs: number): string {
@@ -119,7 +119,7 @@ function statusNote(url: string, { status, location }: { status: number; locatio
 
 /** The seller's text, quoted with control and bidi characters escaped, and cut to a readable length. */
 function quoteLocation(location: string): string {
-  const shown = location.length > maxQuotedLocation ? `${location.slice(0, maxQuotedLocation)}…` : location
+  const shown = location.length > maxQuoted ? `${location.slice(0, maxQuoted)}…` : location
   return JSON.stringify(shown).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (character) =>
     `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )

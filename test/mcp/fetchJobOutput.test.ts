@@ -136,7 +136,8 @@ describe('what the endpoint answers', () => {
     const { template } = await endpoint(() => {})
     closers.splice(0).forEach((close) => close())
     const fetched = await fetchFrom({ MARKET_OUTPUT_URLS: `${seller}=${template}` })
-    expect(fetched.note).toBe(`The seller's output endpoint ${template.replace('{jobId}', '7')} could not be reached.`)
+    const url = template.replace('{jobId}', '7')
+    expect(fetched.note).toBe(`The seller's output endpoint ${url} could not be reached (connect ECONNREFUSED ${new URL(url).host}).`)
   })
 })
 
