@@ -62,12 +62,13 @@ async function open(path: string, name: string): Promise<Page> {
  */
 async function letterEdges(page: Page, selector: string, word: string): Promise<{ first: number; last: number }> {
   return page.locator(selector).first().evaluate((element, word) => {
-    const walker = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT)
+    const html = element.ownerDocument
+    const walker = html.createTreeWalker(element, html.defaultView!.NodeFilter.SHOW_TEXT)
     for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
       const at = node.textContent?.indexOf(word) ?? -1
       if (at === -1) continue
       const left = (index: number) => {
-        const range = element.ownerDocument.createRange()
+        const range = html.createRange()
         range.setStart(node, index)
         range.setEnd(node, index + 1)
         return range.getBoundingClientRect().left
@@ -82,14 +83,14 @@ async function letterEdges(page: Page, selector: string, word: string): Promise<
 async function expectShownSafely(page: Page): Promise<void> {
   const model = page.locator('[data-field="model"] .seller-text').first()
   expect(await model.innerText()).toBe(modelIdShown)
-  expect(await model.evaluate((element) => [element.tagName, getComputedStyle(element).unicodeBidi])).toEqual(['BDI', 'isolate'])
+  expect(await model.evaluate((element) => [element.tagName, element.ownerDocument.defaultView!.getComputedStyle(element).unicodeBidi])).toEqual(['BDI', 'isolate'])
   // The control characters are shown, muted, not acted on.
   const escapes = model.locator('.escaped')
   expect(await escapes.allInnerTexts()).toEqual(['\\n', '\\u202e'])
-  const [escapeColor, textColor] = await model.evaluate((element) => [
-    getComputedStyle(element.querySelector('.escaped')!).color,
-    getComputedStyle(element).color,
-  ])
+  const [escapeColor, textColor] = await model.evaluate((element) => {
+    const view = element.ownerDocument.defaultView!
+    return [view.getComputedStyle(element.querySelector('.escaped')!).color, view.getComputedStyle(element).color]
+  })
   expect(escapeColor).not.toBe(textColor)
   // Read left to right as written: the override turned nothing around.
   for (const word of ['Seller', '0x0000000000000000000000000000000000000000']) {
