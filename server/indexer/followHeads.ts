@@ -15,7 +15,11 @@ export type FollowHeadsParameters = {
   /** First reconnect delay, doubled per failed attempt up to `maxRetryDelayMs`. */
   retryDelayMs?: number | undefined
   maxRetryDelayMs?: number | undefined
-  /** Longest wait for the socket to open and the node to confirm the subscription. */
+  /**
+   * Longest wait for the socket to open and the node to confirm the subscription, and for the
+   * answer to a keep-alive: every request on the socket has this deadline (a WebSocket message
+   * arrives whole, so the deadline of viem's request covers the whole answer).
+   */
   timeoutMs?: number | undefined
   /**
    * Period of a keep-alive request (`net_version`): a connection that does not answer one within
@@ -105,10 +109,11 @@ export function followHeads({
         })
         if (ended) return
         clearTimeout(deadline)
+        const keepAliveMs = Math.min(heartbeatMs, timeoutMs)
         heartbeat = setInterval(() => {
           client
-            .requestAsync({ body: { method: 'net_version' }, timeout: heartbeatMs })
-            .catch((error: unknown) => end(error instanceof TimeoutError ? `no answer to a keep-alive within ${heartbeatMs} ms` : describeCause(error), error))
+            .requestAsync({ body: { method: 'net_version' }, timeout: keepAliveMs })
+            .catch((error: unknown) => end(error instanceof TimeoutError ? `no answer to a keep-alive within ${keepAliveMs} ms` : describeCause(error), error))
         }, heartbeatMs)
         onChange({ state: 'subscribed', endpoint })
       })
