@@ -70,7 +70,7 @@ describe.each(['list_services', 'get_service'])('%s', (tool) => {
   })
 })
 
-test('the tool listing says which fields sellers write, and that the prompt of run is public', async () => {
+test('the tool listing and the server instructions say which fields sellers write, and that the prompt of run is public', async () => {
   const { tools } = await mcp.client.listTools()
   const described = Object.fromEntries(tools.map((tool) => [tool.name, tool.description ?? '']))
   for (const name of ['list_services', 'get_service']) {
@@ -79,6 +79,7 @@ test('the tool listing says which fields sellers write, and that the prompt of r
   }
   expect(described.get_job).toContain('written by the seller')
   expect(described.run).toContain('The prompt is public: run writes it on chain in plain bytes')
+  expect(mcp.client.getInstructions()).toContain('Sellers write modelId, providerIdentity, providerType, attestation texts and run outputs')
 })
 
 test("run's confirmation quotes the model and provider on one line each; the only Seller line is the seller's address", async () => {
