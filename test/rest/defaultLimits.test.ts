@@ -27,7 +27,7 @@ beforeAll(async () => {
   for (const entry of ['dist/app/serve.js', 'dist/app/mcp-hosted.js']) {
     expect(existsSync(join(projectRoot, entry)), `${entry}: run \`npx tsup --env.only app\``).toBe(true)
   }
-  const [rpcPort, port, mcpPort, sellerPort, servePort, hostedPort] = await Promise.all(Array.from({ length: 6 }, () => getFreePort()))
+  const [rpcPort, port, mcpPort, sellerPort, servePort, hostedPort] = await Promise.all([getFreePort(), getFreePort(), getFreePort(), getFreePort(), getFreePort(), getFreePort()])
   const start = spawnEntryPoint(['--import', 'tsx', 'devnet/start.ts', '--rpc-port', String(rpcPort), '--port', String(port), '--mcp-port', String(mcpPort), '--seller-port', String(sellerPort), '--deployment', join(directory, 'deployment.json')])
   const serve = spawnEntryPoint(['dist/app/serve.js', '--network', 'devnet', '--rpc-url', devnet.rpcUrl, ...deploymentArgv(devnet.deployment), '--port', String(servePort)])
   running.push(start, serve)

@@ -44,6 +44,8 @@ export function openHalfSentRequest({ port, path, kind, giveUpMs }: OpenHalfSent
     const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => {
       started = performance.now()
       if (kind === 'half-headers' || kind === 'header-drip') socket.write(head)
+      // The request starts with its first byte (Node's headers timeout counts from there), sent at once.
+      if (kind === 'byte-drip') socket.write(head[sent++] ?? 'G')
       if (kind === 'keep-alive-half') socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`)
     })
     const drip = setInterval(() => {
