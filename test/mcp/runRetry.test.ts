@@ -18,6 +18,7 @@ import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { accountKey } from './support/accountKey.ts'
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
+import { startInterceptingRpc } from './support/startInterceptingRpc.ts'
 
 // A retry does not pay twice, and concurrent runs do not collide: the real bin over stdio through
 // the official MCP client, on a devnet whose reference seller answers only when the test lets it,
@@ -182,6 +183,37 @@ test('two runs at once with different prompts: both paid, in order, with distinc
   const receipts = await Promise.all(responses.map(({ txHashes }) => client.getTransactionReceipt({ hash: txHashes.createJob })))
   expect(receipts.map(({ status }) => status)).toEqual(['success', 'success'])
   expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
+})
+
+test('a node that lags on the pending nonce: the next run signs above the one this process saw mined, and is not refused', async () => {
+  sellerGate.open()
+  const key = accountKey(25)
+  const buyer = privateKeyToAccount(key).address
+  let firstCount: unknown
+  // Answers every pending-nonce question with its first answer, as a node behind its peers would.
+  const proxy = await startInterceptingRpc({
+    target: devnet.rpcUrl,
+    async intercept(request, forward) {
+      const answer = await forward()
+      if (request.method !== 'eth_getTransactionCount' || request.params?.[1] !== 'pending') return answer
+      firstCount ??= answer.result
+      return { ...answer, result: firstCount }
+    },
+  })
+  try {
+    const mcp = await connectStdioMcp({
+      env: devnetEnv(devnet, { MARKET_PRIVATE_KEY: key, RPC_URL: proxy.url, MARKET_POLL_INTERVAL_MS: '100' }),
+    })
+    servers.push(mcp)
+    const before = await chainState(buyer)
+    for (const prompt of ['Name an even prime.', 'Name an odd prime.']) {
+      const result = await runCall(mcp, prompt, { timeout: 120_000 })
+      expect(result.isError ?? false, textOf(result)).toBe(false)
+    }
+    expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
+  } finally {
+    await proxy.stop()
+  }
 })
 
 describe('a job no longer open is not followed: the same prompt pays again', () => {
