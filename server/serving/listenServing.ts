@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises'
+import { isIP } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import type { ServingSettings } from './readServingOptions.ts'
 import { watchTlsCredentials, type SecureServer } from './watchTlsCredentials.ts'
@@ -28,12 +30,17 @@ export type ListenServingReturnType = {
 /**
  * Listens, and under TLS keeps the certificate fresh: a renewed pair on disk, or SIGHUP, is served
  * to new connections without a restart (see watchTlsCredentials).
+ *
+ * A host name is bound at its first address only. Given a name with several (`localhost`: 127.0.0.1
+ * and ::1), Fastify would answer the others on servers it makes at `listen`, which hardenServer
+ * never saw: Node's own 60 s headers timeout and no connection caps.
  */
 export async function listenServing(
   app: FastifyInstance,
   { host, port, settings: { tlsCert, tlsKey }, logger, tlsWatchIntervalMs }: ListenServingParameters,
 ): Promise<ListenServingReturnType> {
-  const url = await app.listen({ host, port })
+  const address = isIP(host) === 0 ? (await lookup(host)).address : host
+  const url = await app.listen({ host: address, port })
   if (tlsCert === null || tlsKey === null) return { url, unwatch: () => undefined }
   // Built with Fastify's `https` option, so the server is a TLS one whatever the app's type says.
   const unwatch = watchTlsCredentials(app.server as unknown as SecureServer, {
