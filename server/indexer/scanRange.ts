@@ -22,7 +22,13 @@ export type ScanRangeParameters = {
   /** The first indexed block and its time: creations before it are not ours (see readWindow). */
   firstBlock: { number: bigint; timestamp: bigint }
   window: ScanWindow
-  /** A window of at most this many blocks has every block's logsBloom checked (see readWindow). */
+  /**
+   * A scan of at most this many blocks, from `fromBlock` to the head it reads up to (following
+   * the head, catching up after a short outage), has every block's logsBloom checked (see
+   * readWindow). A longer one, a back-fill, relies on the creation counts, the histories of the jobs
+   * it read and the self-check: checking its first, small windows read a header per block, 150
+   * reads of deep history behind a rate-limited node.
+   */
   bloomCheckBlocks?: bigint | undefined
   /**
    * How long records are read at one block before the scan asks for the head again (default
@@ -131,7 +137,7 @@ export async function scanRange(
         staleJobIds: store.staleJobIds,
         readJobsAt,
         readAt: target,
-        bloomCheckBlocks,
+        bloomCheckBlocks: target - fromBlock < (bloomCheckBlocks ?? 0n) ? bloomCheckBlocks : undefined,
         creations: store.sync.cursor === undefined && from === 0n ? genesisCreations : store.sync.creations,
         checkCountAtEnd: to === target,
         firstBlockTimestamp: firstBlock.timestamp,

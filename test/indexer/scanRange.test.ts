@@ -1,9 +1,11 @@
-import { createPublicClient, custom, http, toFunctionSelector, type Hex } from 'viem'
+import { createPublicClient, createTestClient, custom, http, toFunctionSelector, type Hex } from 'viem'
+import { hardhat } from 'viem/chains'
 import { expect, inject, test } from 'vitest'
 import { readByIdsCode } from '../../chain/read/readByIdsCode.ts'
 import { MissingCreationsError } from '../../errors/chain.ts'
 import { createIndexer } from '../../server/indexer/createIndexer.ts'
 import { startLongHistoryDevnet, type LongHistoryBurst } from '../support/startLongHistoryDevnet.ts'
+import { createTestIndexer, waitForHead } from './support/createTestIndexer.ts'
 import { readChainMarket } from './support/readChainMarket.ts'
 import { snapshotStore } from './support/snapshotStore.ts'
 
@@ -116,6 +118,50 @@ test('creations left out of a window are found by a later one: the store goes ba
     expect(afterError[0]).toBe(first.fromBlock)
     const node = createPublicClient({ transport: http(devnet.rpcUrl, { batch: true }) })
     expect(snapshotStore(indexer.store)).toEqual(await readChainMarket(node, devnet.deployment))
+  } finally {
+    await devnet.stop()
+  }
+})
+
+test('logsBloom checks follow the head: a back-fill reads no header of a block without our logs, a poll of a few new blocks reads each one', async () => {
+  const devnet = await startLongHistoryDevnet({ blocks: 3_000n, bursts: 2 })
+  try {
+    const node = createPublicClient({ transport: http(devnet.rpcUrl, { batch: true }) })
+    const { registry, escrow, arbiter, deployBlock } = devnet.deployment
+    const logs = await node.getLogs({ address: [registry, escrow, arbiter], fromBlock: BigInt(deployBlock), toBlock: devnet.head })
+    const withLogs = new Set(logs.map(({ blockNumber }) => blockNumber))
+    const headersRead: bigint[] = []
+    const bloomCheckBlocks = 100n
+    const indexer = createTestIndexer({
+      rpcUrl: devnet.rpcUrl,
+      deployment: devnet.deployment,
+      pollIntervalMs: 100,
+      bloomCheckBlocks,
+      // The self-check reads records of its own; this counts the scans' reads.
+      selfCheckJobs: 0,
+      selfCheckServices: 0,
+      onFetchRequest: (_request, init) => {
+        for (const { method, params } of [JSON.parse(init.body as string) as { method: string; params: [Hex] }].flat()) {
+          if (method === 'eth_getBlockByNumber' && params[0].startsWith('0x')) headersRead.push(BigInt(params[0]))
+        }
+      },
+    })
+    try {
+      await indexer.start()
+      expect(indexer.errors).toEqual([])
+      // Deep history: only blocks holding a log are dated by their header (and the first block, for its time).
+      const deepEmpty = headersRead.filter((block) => block !== BigInt(deployBlock) && !withLogs.has(block) && block + bloomCheckBlocks <= devnet.head)
+      expect(deepEmpty).toEqual([])
+
+      headersRead.length = 0
+      const testClient = createTestClient({ chain: hardhat, transport: http(devnet.rpcUrl), mode: 'hardhat' })
+      await testClient.mine({ blocks: 5 })
+      await waitForHead(indexer, node)
+      const newBlocks = Array.from({ length: 5 }, (_, index) => devnet.head + 1n + BigInt(index))
+      expect(newBlocks.filter((block) => !headersRead.includes(block))).toEqual([])
+    } finally {
+      await indexer.stop()
+    }
   } finally {
     await devnet.stop()
   }
