@@ -107,8 +107,9 @@ export const RunResultSchema = z.object({
     .string()
     .optional()
     .describe(
-      'Present exactly when output is absent: why (no MARKET_OUTPUT_URL configured, the seller did not serve the output in time or ' +
-        "refused it, or the served output's keccak256 differs from the on-chain outputRootHash, both hashes quoted). The job is paid " +
+      "Present exactly when output is absent: why (no output endpoint configured for the job's seller, a redirect (not followed), " +
+        'an answer over MARKET_MAX_OUTPUT_BYTES, a refused address, the seller did not serve the output in time or refused it, or ' +
+        "the served output's keccak256 differs from the on-chain outputRootHash, both hashes quoted). The job is paid " +
         'and settled either way; do not run again to get the output.',
     ),
 })

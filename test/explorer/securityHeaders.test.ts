@@ -13,13 +13,24 @@ type Refusals = { events: () => Promise<string[]>; console: string[]; errors: st
  * `securitypolicyviolation` events (listened for by a script the browser runs before the page's
  * own, outside its policy) and Chromium's console lines about refusals.
  */
+/** What the init script uses of the page's globals (the test project's tsconfig has no DOM lib). */
+type PageGlobal = {
+  violations: string[]
+  document: {
+    addEventListener: (
+      type: 'securitypolicyviolation',
+      listener: (event: { effectiveDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void,
+    ) => void
+  }
+}
+
 async function openWatched(path: string): Promise<{ page: Page; refusals: Refusals }> {
   const page = await explorer.browser.context.newPage()
   await page.setViewportSize({ width: 1280, height: 900 })
   const refusals: Refusals = {
     console: [],
     errors: [],
-    events: () => page.evaluate(() => (window as unknown as { violations: string[] }).violations),
+    events: () => page.evaluate(() => (globalThis as unknown as PageGlobal).violations),
   }
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) refusals.console.push(message.text())
@@ -27,8 +38,9 @@ async function openWatched(path: string): Promise<{ page: Page; refusals: Refusa
   page.on('pageerror', (error) => refusals.errors.push(error.message))
   await page.addInitScript(() => {
     const violations: string[] = []
-    ;(window as unknown as { violations: string[] }).violations = violations
-    document.addEventListener('securitypolicyviolation', (event) =>
+    const page = globalThis as unknown as PageGlobal
+    page.violations = violations
+    page.document.addEventListener('securitypolicyviolation', (event) =>
       violations.push(`${event.effectiveDirective} refused ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`),
     )
   })

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import { Agent, request, type IncomingHttpHeaders } from 'node:https'
+import type { IncomingHttpHeaders } from 'node:http'
+import { Agent, request } from 'node:https'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../server/http/buildApp.ts'
