@@ -54,6 +54,9 @@ export type FullNodeResult = {
 export type LearnedRateRun = {
   seconds: number
   ratioToFloor: number
+  /** Calls the node served (refused ones left out). */
+  getLogs: number
+  rpcCalls: number
   /** HTTP requests the node refused for its rate (what the indexer learned from). */
   rateLimited: number
   /** Most calls that reached the node within a second, refused ones included. */
@@ -111,6 +114,8 @@ export async function measureFullNode({ blocks, bursts, startServer, progress }:
       learned: {
         seconds: learned.seconds,
         ratioToFloor: learned.seconds / floorSeconds,
+        getLogs: gateCounts.methods['eth_getLogs'] ?? 0,
+        rpcCalls: gateCounts.rpcCalls,
         rateLimited: gateCounts.rateLimited,
         peakCallsPerSecond: gate.peakCallsPerSecond(),
         largestBatch: gateCounts.largestBatch,

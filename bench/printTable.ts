@@ -134,11 +134,13 @@ export function printTable(results: BenchResults): string {
 
   section('6. A mainnet-sized history through a public full node (state of its last blocks only, a range limit, a rate limit)')
   if (!skipped('fullnode') && fullNode !== null) {
+    const { learned } = fullNode
     lines.push(
       ...table(
-        ['blocks', 'jobs', 'node limits', 'time to ready', 'floor', 'ratio', 'eth_getLogs', 'calls', 'refused', 'peak calls/s', 'consistent'],
+        ['rate', 'blocks', 'jobs', 'node limits', 'time to ready', 'floor', 'ratio', 'eth_getLogs', 'calls', 'refused', 'peak calls/s', 'largest batch', 'consistent'],
         [
           [
+            `--rpc-rate-limit ${fullNode.callsPerSecond}`,
             int(fullNode.blocks),
             int(fullNode.jobs),
             `${fullNode.stateBlocks} blocks of state, ${int(fullNode.logRange)}-block ranges, ${fullNode.callsPerSecond}/s`,
@@ -149,11 +151,27 @@ export function printTable(results: BenchResults): string {
             int(fullNode.rpcCalls),
             `${fullNode.stateRefused} state, ${fullNode.rateLimited} rate`,
             String(fullNode.peakCallsPerSecond),
+            '',
             fullNode.consistent ? 'yes' : `NO: ${fullNode.mismatch}`,
+          ],
+          [
+            'learned from 429s',
+            int(fullNode.blocks),
+            int(fullNode.jobs),
+            `the same, refusing with HTTP 429, Retry-After: 1, one error object`,
+            `${learned.seconds.toFixed(1)} s`,
+            `${fullNode.floorSeconds.toFixed(1)} s`,
+            `${learned.ratioToFloor.toFixed(2)} ×`,
+            int(learned.getLogs),
+            int(learned.rpcCalls),
+            `${learned.stateRefused} state, ${learned.rateLimited} rate`,
+            String(learned.peakCallsPerSecond),
+            String(learned.largestBatch),
+            learned.consistent ? 'yes' : `NO: ${learned.mismatch}`,
           ],
         ],
       ),
-      `   floor: blocks ÷ range ÷ rate, the time the node's eth_getLogs alone take at its rate; calls by method: ${JSON.stringify(fullNode.methods)}`,
+      `   floor: blocks ÷ range ÷ rate, the time the node's eth_getLogs alone take at its rate; calls served (refused ones left out); --rpc-rate-limit run's calls by method: ${JSON.stringify(fullNode.methods)}`,
     )
   }
 
