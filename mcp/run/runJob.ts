@@ -143,7 +143,7 @@ async function settle(
     if (outcome.outcome === 'settled') return outcome
     let refundHash: string | null
     try {
-      refundHash = await sendInOrder(client, { address: account.address }, () => reclaimExpiredJob(client, { account, escrow, jobId }))
+      refundHash = await sendInOrder(client, { address: account.address }, () => reclaimExpiredJob(client, { account, escrow, jobId, signal }))
     } catch (cause) {
       throw new RefundFailedError({ jobId, createJobHash, cause })
     }
