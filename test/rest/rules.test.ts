@@ -179,10 +179,10 @@ describe('CORS', () => {
     expect(response.headers['access-control-allow-headers']).toBe('if-none-match')
   })
 
-  test('a plain GET from another origin is readable, ETag exposed', async () => {
+  test('a plain GET from another origin is readable, ETag and the rate-limit headers exposed', async () => {
     const response = await send('/v1/stats', { headers: { origin: 'https://example.org' } })
     expect(response.status).toBe(200)
-    expect(response.headers['access-control-expose-headers']).toBe('etag')
+    expect(response.headers['access-control-expose-headers']).toBe('etag, retry-after, ratelimit, ratelimit-policy')
   })
 })
 
