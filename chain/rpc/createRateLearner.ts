@@ -9,6 +9,8 @@ export type CreateRateLearnerParameters = {
   spanMs?: number
   /** How long the rate the node last refused stays a ceiling (default 60,000 ms). */
   forgetRefusalAfterMs?: number
+  /** The clock (`performance.now()` by default). */
+  now?: () => number
 }
 
 export type RateLearner = {
@@ -27,12 +29,24 @@ export type CreateRateLearnerReturnType = RateLearner
  * The rate a node's refusals teach. A refusal lowers the rate to what the node has just shown it
  * accepts: the calls it answered within the last span, or half the rate it refused if that is
  * more (at least 1/s; unlimited so far, the refused rate is what the window held). The refused rate
- * stays a ceiling for `forgetRefusalAfterMs`. Each success raises the rate by 1/rate, about one
- * call per second per second of full use, up to that ceiling and the configured one (additive
- * increase, multiplicative decrease, as TCP does: it settles under a limit it is never told, here
- * without crossing it again every few seconds; past the time to forget, it probes again, as limits change).
+ * stays a ceiling for `forgetRefusalAfterMs`. Below it, each time the node has answered as many
+ * calls within a span as the rate in force, the rate goes half the way up to just under the refused
+ * rate, in whole calls rounded up: after a refusal at 55 calls with 29 answered, 42, 48, 51 and 53
+ * as fast as the node answers them (the burst after its pause), where a call a second per second
+ * took 23 s. The node's limit lies between the two; a refusal on the way lowers the ceiling to just
+ * under the rate refused there, so each refusal brings the ceiling closer, and the rate settles
+ * under the limit instead of crossing it every few seconds (a node at 50/s: refused at 55, then at
+ * 51, then never). With no refusal to go by (none yet under a configured ceiling, or forgotten:
+ * limits change), each success raises the rate by 1/rate, about one call per second per second of
+ * full use (additive increase, as TCP's).
  */
-export function createRateLearner({ window, ceiling, spanMs = 1_000, forgetRefusalAfterMs = 60_000 }: CreateRateLearnerParameters): CreateRateLearnerReturnType {
+export function createRateLearner({
+  window,
+  ceiling,
+  spanMs = 1_000,
+  forgetRefusalAfterMs = 60_000,
+  now = () => performance.now(),
+}: CreateRateLearnerParameters): CreateRateLearnerReturnType {
   let rate = ceiling
   let loweredAt = -Infinity
   /** The rate the node last refused: growth stops just under it until `forgetRefusalAfterMs` has passed. */
@@ -45,15 +59,15 @@ export function createRateLearner({ window, ceiling, spanMs = 1_000, forgetRefus
     window.limit = Math.floor(value)
   }
 
-  const answersWithinSpan = (now: number): number => {
-    while (answers.length > 0 && (answers[0] as number) <= now - spanMs) answers.shift()
+  const answersWithinSpan = (at: number): number => {
+    while (answers.length > 0 && (answers[0] as number) <= at - spanMs) answers.shift()
     return answers.length
   }
 
   const answered = (): void => {
-    const now = performance.now()
-    answers.push(now)
-    answersWithinSpan(now)
+    const at = now()
+    answers.push(at)
+    answersWithinSpan(at)
   }
 
   return {
@@ -64,18 +78,24 @@ export function createRateLearner({ window, ceiling, spanMs = 1_000, forgetRefus
       // Answers to calls sent before the last lowering speak of the rate before it: a refused batch
       // of 100 calls lowers the rate once, not 100 times.
       if (sentAt < loweredAt) return
-      const now = performance.now()
-      loweredAt = now
+      const at = now()
+      loweredAt = at
       refusedRate = Math.floor(Number.isFinite(rate) ? rate : window.occupied)
-      const accepted = Math.max(answersWithinSpan(now), Math.floor(refusedRate / 2))
+      const accepted = Math.max(answersWithinSpan(at), Math.floor(refusedRate / 2))
       setRate(Math.max(1, Math.min(accepted, refusedRate - 1)))
     },
     answered,
     succeeded: () => {
       answered()
-      if (performance.now() - loweredAt >= forgetRefusalAfterMs) refusedRate = Infinity
+      const at = now()
+      if (at - loweredAt >= forgetRefusalAfterMs) refusedRate = Infinity
       const highest = Math.min(ceiling, Math.max(1, refusedRate - 1))
-      if (rate < highest) setRate(Math.min(highest, rate + 1 / rate))
+      if (rate >= highest) return
+      if (!Number.isFinite(refusedRate)) return setRate(Math.min(highest, rate + 1 / rate))
+      // The node has just answered as many calls within a span as the rate in force: it accepts
+      // that many, and half the way up to the rate it refused is tried.
+      if (answersWithinSpan(at) < Math.floor(rate)) return
+      setRate(Math.floor(rate) + Math.ceil((Math.floor(highest) - Math.floor(rate)) / 2))
     },
   }
 }

@@ -38,10 +38,36 @@ describe('refused', () => {
 })
 
 describe('succeeded', () => {
-  test('grows by 1/rate a success up to just under the rate refused, not past it', async () => {
+  test('as many answers within a span as the rate: half the way up to just under the rate refused, rounded up, not past it', async () => {
     const { learner } = await refusedAfter({ answered: 10, refused: 30 })
-    for (let call = 0; call < 1_000; call += 1) learner.succeeded()
-    expect(learner.rate).toBe(39)
+    const rates: number[] = []
+    for (let call = 0; call < 1_000; call += 1) {
+      learner.succeeded()
+      if (learner.rate !== rates.at(-1)) rates.push(learner.rate)
+    }
+    // Refused at 40 with 10 answered: 20, then 30 (39 - 20, halved, rounded up), 35, 37, 38, 39.
+    expect(rates).toEqual([20, 30, 35, 37, 38, 39])
+  })
+
+  test('fewer answers within a span than the rate in force: no growth (the node has not shown it accepts more)', async () => {
+    let clock = 0
+    const window = createCallWindow({ limit: Infinity })
+    const learner = createRateLearner({ window, ceiling: Infinity, now: () => clock })
+    for (let call = 0; call < 30; call += 1) {
+      ;(await window.take()).release()
+      learner.answered()
+    }
+    // A batch of 20 refused after 30 answered: 30 accepted, 49 the most to try.
+    for (let call = 0; call < 20; call += 1) await window.take()
+    learner.refused(-1)
+    expect(learner.rate).toBe(30)
+    // After the node's pause, 20 answers a second for 58 s: never 30 within one.
+    clock += 1_000
+    for (let call = 0; call < 20 * 58; call += 1) {
+      clock += 50
+      learner.succeeded()
+    }
+    expect(learner.rate).toBe(30)
   })
 
   test('forgetRefusalAfterMs: once past, grows beyond the rate refused', async () => {
