@@ -26,10 +26,10 @@ import { JobSchema } from '../../contract/job.ts'
 import { RunResultSchema, runTimeoutSec } from '../../contract/mcp.ts'
 import { delistedServiceIndex, inactiveServiceIndex, plannedServices } from '../../devnet/seed/marketPlan.ts'
 import { devnetMnemonic, seedAccounts } from '../../devnet/seed/seedAccounts.ts'
-import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
-import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
+import type { StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
+import { startSeededSeller } from '../support/startSeededSeller.ts'
 import { accountKey } from './support/accountKey.ts'
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
@@ -69,13 +69,7 @@ async function startServer(env: Record<string, string>): Promise<StdioMcp> {
 beforeAll(async () => {
   // Its own devnet: run creates jobs and the expiry test moves the chain's clock.
   devnet = await startTestDevnet({ seed: true })
-  seller = await startReferenceSeller({
-    rpcUrl: devnet.rpcUrl,
-    deployment: devnet.deployment,
-    services: seededSellerServices(),
-    port: 0,
-    pollingIntervalMs: 100,
-  })
+  seller = await startSeededSeller(devnet)
   ledgerFolder = await mkdtemp(join(tmpdir(), 'tee-market-run-'))
 })
 

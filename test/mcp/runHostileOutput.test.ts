@@ -9,10 +9,10 @@ import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { JobSchema } from '../../contract/job.ts'
 import { RunResultSchema, type RunResult } from '../../contract/mcp.ts'
 import { seedAccounts } from '../../devnet/seed/seedAccounts.ts'
-import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
-import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
+import type { StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
+import { startSeededSeller } from '../support/startSeededSeller.ts'
 import { accountKey } from './support/accountKey.ts'
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
@@ -41,13 +41,7 @@ const servers: StdioMcp[] = []
 
 beforeAll(async () => {
   devnet = await startTestDevnet({ seed: true })
-  seller = await startReferenceSeller({
-    rpcUrl: devnet.rpcUrl,
-    deployment: devnet.deployment,
-    services: seededSellerServices(),
-    port: 0,
-    pollingIntervalMs: 100,
-  })
+  seller = await startSeededSeller(devnet)
   hostile = await startHostileOutputServer()
 })
 

@@ -11,10 +11,10 @@ import { RunResultSchema } from '../../contract/mcp.ts'
 import { plannedServices } from '../../devnet/seed/marketPlan.ts'
 import { seedAccounts } from '../../devnet/seed/seedAccounts.ts'
 import { createBuiltinBackend } from '../../devnet/seller/backends/createBuiltinBackend.ts'
-import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
-import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
+import type { StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
+import { startSeededSeller } from '../support/startSeededSeller.ts'
 import { accountKey } from './support/accountKey.ts'
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
@@ -63,12 +63,7 @@ beforeAll(async () => {
   devnet = await startTestDevnet({ seed: true })
   const builtin = createBuiltinBackend()
   closeSellerGate()
-  seller = await startReferenceSeller({
-    rpcUrl: devnet.rpcUrl,
-    deployment: devnet.deployment,
-    services: seededSellerServices(),
-    port: 0,
-    pollingIntervalMs: 100,
+  seller = await startSeededSeller(devnet, {
     backend: { name: 'gated', answer: async (request) => (await sellerGate.opened, builtin.answer(request)) },
   })
   ledgerFolder = await mkdtemp(join(tmpdir(), 'tee-market-retry-'))

@@ -10,11 +10,11 @@ import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import { RunResultSchema } from '../../contract/mcp.ts'
 import { devnetMnemonic } from '../../devnet/seed/seedAccounts.ts'
-import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
-import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
+import type { StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { SpendLedgerSchema, type SpendLedger } from '../../mcp/spend/spendLedgerFile.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
+import { startSeededSeller } from '../support/startSeededSeller.ts'
 import { accountKey } from './support/accountKey.ts'
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
@@ -83,7 +83,7 @@ async function registerService(pricePerCall: bigint): Promise<string> {
 
 beforeAll(async () => {
   devnet = await startTestDevnet({ seed: true })
-  seller = await startReferenceSeller({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment, services: seededSellerServices(), port: 0, pollingIntervalMs: 100 })
+  seller = await startSeededSeller(devnet)
   homes = await mkdtemp(join(tmpdir(), 'tee-market-defaults-'))
   const service = await publicClient().readContract({ address: devnet.deployment.registry, abi: registryAbi, functionName: 'getService', args: [1n] })
   price = service.pricePerCall

@@ -8,12 +8,12 @@ import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../config/loadConfig.ts'
-import { seededSellerServices } from '../../devnet/seller/seededSellerServices.ts'
-import { startReferenceSeller, type StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
+import type { StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { startRestIndexer, type StartRestIndexerReturnType } from '../../server/http/startRestIndexer.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
+import { startSeededSeller } from '../support/startSeededSeller.ts'
 
 // The package as a user gets it: `npm pack` of this checkout, installed from the tarball.
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -224,13 +224,7 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
         if (child.exitCode !== null) throw new Error(`the consumer exited early:\n${stderr}`)
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
-      seller = await startReferenceSeller({
-        rpcUrl: devnet.rpcUrl,
-        deployment: devnet.deployment,
-        services: seededSellerServices(),
-        port: 0,
-        pollingIntervalMs: 100,
-      })
+      seller = await startSeededSeller(devnet)
       expect(await exited, stderr).toBe(0)
 
       const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)

@@ -2,22 +2,27 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
 import { buildApp } from '../server/http/buildApp.ts'
+import type { RateLimitSettings } from '../server/http/addRateLimit.ts'
 import { createLogger } from '../server/logging/createLogger.ts'
 import { createMetricsRegistry } from '../server/metrics/createMetricsRegistry.ts'
 import { createStore } from '../server/store/createStore.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
 
-/** One way of running the REST app: with or without /metrics and its request hook, and access logs. */
-export type ObservabilityVariant = { metrics: boolean; accessLog: boolean }
+/**
+ * One way of running the REST app: with or without /metrics and its request hook, access logs,
+ * and the per-client request limiter (null: none).
+ */
+export type AppVariant = { metrics: boolean; accessLog: boolean; rateLimit: RateLimitSettings | null }
 
-export type ServeObservabilityMessage = { type: 'listening'; url: string } | { type: 'cpu'; micros: number }
+export type ServeAppVariantMessage = { type: 'listening'; url: string } | { type: 'cpu'; micros: number }
 
 /**
- * The REST app over a small store in its own process, as one variant: the logger writes JSON lines
- * to /dev/null (their cost is building and writing them, not the terminal's).
+ * The REST app over a small store in its own process, as one variant of a stage that compares
+ * them: the logger writes JSON lines to /dev/null (their cost is building and writing them, not
+ * the terminal's).
  */
-const variant = await receiveBenchOptions<ObservabilityVariant>()
-const send = (message: ServeObservabilityMessage): void => {
+const variant = await receiveBenchOptions<AppVariant>()
+const send = (message: ServeAppVariantMessage): void => {
   process.send?.(message)
 }
 const store = createStore({ pollIntervalMs: 3_000, chainId: 31337, network: 'devnet' })
@@ -32,6 +37,7 @@ const app = buildApp({
   logger,
   accessLog: variant.accessLog,
   metrics: registry === undefined ? undefined : { registry, route: true },
+  rateLimit: variant.rateLimit ?? undefined,
 })
 const url = await app.listen({ port: 0, host: '127.0.0.1' })
 send({ type: 'listening', url })
