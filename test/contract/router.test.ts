@@ -43,19 +43,19 @@ test('declared statuses', () => {
     routesOf(marketContract).map((route) => [route.path, Object.keys(route.responses).map(Number)]),
   )
   expect(statuses).toEqual({
-    // 400: every route refuses unknown query parameters.
-    '/healthz': [200, 400, 503],
+    // 400: every route refuses unknown query parameters; 429: every route limits each client (--rate-limit).
+    '/healthz': [200, 400, 429, 503],
     // 503: the node serves another chain (chain_id_mismatch).
-    '/v1/services': [200, 400, 503],
-    '/v1/services/:id': [200, 400, 404, 503],
-    '/v1/services/:id/events': [200, 400, 404, 503],
-    '/v1/jobs': [200, 400, 503],
-    '/v1/jobs/:id': [200, 400, 404, 503],
-    '/v1/jobs/:id/dispute': [200, 400, 404, 503],
-    '/v1/sellers/:address': [200, 400, 503],
-    '/v1/buyers/:address': [200, 400, 503],
-    '/v1/stats': [200, 400, 503],
-    '/v1/transactions/:hash': [200, 400, 404, 503],
+    '/v1/services': [200, 400, 429, 503],
+    '/v1/services/:id': [200, 400, 404, 429, 503],
+    '/v1/services/:id/events': [200, 400, 404, 429, 503],
+    '/v1/jobs': [200, 400, 429, 503],
+    '/v1/jobs/:id': [200, 400, 404, 429, 503],
+    '/v1/jobs/:id/dispute': [200, 400, 404, 429, 503],
+    '/v1/sellers/:address': [200, 400, 429, 503],
+    '/v1/buyers/:address': [200, 400, 429, 503],
+    '/v1/stats': [200, 400, 429, 503],
+    '/v1/transactions/:hash': [200, 400, 404, 429, 503],
   })
 })
 
