@@ -21,9 +21,10 @@ export function decodeService(
   serviceId: bigint,
   struct: ContractFunctionReturnType<typeof registryAbi, 'view', 'getService'>,
 ): Service {
+  // serviceId first, then the struct's fields in their ABI order: some suites compare JSON text.
   return {
-    ...struct,
     serviceId: String(serviceId),
+    ...struct,
     inftTokenId: String(struct.inftTokenId),
     pricePerCall: String(struct.pricePerCall),
     maxInputBytes: String(struct.maxInputBytes),
