@@ -30,15 +30,21 @@ export function createPollWatchdog(client: Client, { stallMs }: CreatePollWatchd
     clearTimeout(timer)
     if (!stopped && !signal.aborted) timer = setTimeout(fire, stallMs)
   }
+  // One listener for every request in flight, not one each: a poll has dozens at once, and Node
+  // warns of a leak past ten listeners on a signal.
+  const inFlight = new Set<(reason: Error) => void>()
+  signal.addEventListener('abort', () => {
+    for (const abandon of inFlight) abandon(signal.reason as Error)
+    inFlight.clear()
+  }, { once: true })
   // Typed loosely: the guard passes any request through unchanged.
   const send = client.request as (args: unknown, options: unknown) => Promise<unknown>
   const request = (args: unknown, options: unknown): Promise<unknown> => {
     if (signal.aborted) return Promise.reject(signal.reason as Error)
     return new Promise((resolve, reject) => {
-      const abandon = (): void => reject(signal.reason as Error)
-      signal.addEventListener('abort', abandon, { once: true })
+      inFlight.add(reject)
       send(args, options).then(resolve, reject).finally(() => {
-        signal.removeEventListener('abort', abandon)
+        inFlight.delete(reject)
         rearm()
       })
     })
