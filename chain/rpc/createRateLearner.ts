@@ -9,7 +9,7 @@ export type CreateRateLearnerParameters = {
   spanMs?: number
   /** How long the rate the node last refused stays a ceiling (default 60,000 ms). */
   forgetRefusalAfterMs?: number
-  /** The clock (`performance.now()` by default). */
+  /** The clock, the one `refused`'s `sentAt` is read from (`performance.now()` by default). */
   now?: () => number
 }
 
@@ -30,15 +30,15 @@ export type CreateRateLearnerReturnType = RateLearner
  * accepts: the calls it answered within the last span, or half the rate it refused if that is
  * more (at least 1/s; unlimited so far, the refused rate is what the window held). The refused rate
  * stays a ceiling for `forgetRefusalAfterMs`. Below it, each time the node has answered as many
- * calls within a span as the rate in force, the rate goes half the way up to just under the refused
- * rate, in whole calls rounded up: after a refusal at 55 calls with 29 answered, 42, 48, 51 and 53
- * as fast as the node answers them (the burst after its pause), where a call a second per second
- * took 23 s. The node's limit lies between the two; a refusal on the way lowers the ceiling to just
- * under the rate refused there, so each refusal brings the ceiling closer, and the rate settles
- * under the limit instead of crossing it every few seconds (a node at 50/s: refused at 55, then at
- * 51, then never). With no refusal to go by (none yet under a configured ceiling, or forgotten:
- * limits change), each success raises the rate by 1/rate, about one call per second per second of
- * full use (additive increase, as TCP's).
+ * calls within a span as the rate in force, the rate goes half the way up to just under the
+ * refused rate, in whole calls rounded up: after a refusal at 55 calls with 29 answered, 42, 48,
+ * 51, 53 and 54 as fast as the node answers them (the burst after its pause), where a call a
+ * second per second took 23 s to reach 51. The node's limit lies between the two; a refusal on the
+ * way lowers the ceiling to just under the rate refused there, so each refusal brings it closer and
+ * the rate settles under the limit instead of crossing it every few seconds (a node at 50/s:
+ * refused at 55, then at 51, then not until the refusal is forgotten). With no refusal to go by
+ * (none yet under a configured ceiling, or forgotten: limits change), each success raises the rate
+ * by 1/rate, about one call per second per second of full use (additive increase, as TCP's).
  */
 export function createRateLearner({
   window,
