@@ -18,6 +18,7 @@ import { startSeededSeller } from '../support/startSeededSeller.ts'
 import { accountKey } from './support/accountKey.ts'
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
+import { readBuyerChainState } from './support/readBuyerChainState.ts'
 import { startInterceptingRpc } from './support/startInterceptingRpc.ts'
 
 // A retry does not pay twice, and concurrent runs do not collide: the real bin over stdio through
@@ -77,18 +78,9 @@ afterAll(async () => {
   if (ledgerFolder !== undefined) await rm(ledgerFolder, { recursive: true, force: true })
 })
 
-async function chainState(buyer: Address): Promise<{ nextJobId: bigint; nonce: number }> {
-  const client = publicClient()
-  const [nextJobId, nonce] = await Promise.all([
-    client.readContract({ address: devnet.deployment.escrow, abi: escrowAbi, functionName: 'nextJobId' }),
-    client.getTransactionCount({ address: buyer }),
-  ])
-  return { nextJobId, nonce }
-}
-
 /** Resolves once job `jobId` exists on chain. */
 async function jobCreated(buyer: Address, jobId: bigint): Promise<void> {
-  while ((await chainState(buyer)).nextJobId <= jobId) await new Promise((resolve) => setTimeout(resolve, 50))
+  while ((await readBuyerChainState(devnet, buyer)).nextJobId <= jobId) await new Promise((resolve) => setTimeout(resolve, 50))
 }
 
 function runCall(mcp: StdioMcp, prompt: string, options: { timeout: number; onprogress?: (progress: { message?: string }) => void }) {
@@ -100,12 +92,12 @@ test('default: a call that timed out after paying, retried, pays once and return
   const key = accountKey(20)
   const buyer = privateKeyToAccount(key).address
   const mcp = await startServer(key)
-  const before = await chainState(buyer)
+  const before = await readBuyerChainState(devnet, buyer)
   const prompt = 'Name the largest moon of Saturn.'
 
   // Shorter than the run (the seller is held): the client gives up and tells the server to cancel.
   await expect(runCall(mcp, prompt, { timeout: 5_000 })).rejects.toThrow(/timed out/i)
-  expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 1n, nonce: before.nonce + 1 })
+  expect(await readBuyerChainState(devnet, buyer)).toEqual({ nextJobId: before.nextJobId + 1n, nonce: before.nonce + 1 })
 
   const notes: string[] = []
   let noted!: () => void
@@ -135,7 +127,7 @@ test('default: a call that timed out after paying, retried, pays once and return
   )
   expect(response.output).toBeTypeOf('string')
   expect(notes[0]).toBe(`Job ${jobId} was already open for this prompt; nothing paid, waiting for the seller to settle it.`)
-  expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 1n, nonce: before.nonce + 1 })
+  expect(await readBuyerChainState(devnet, buyer)).toEqual({ nextJobId: before.nextJobId + 1n, nonce: before.nonce + 1 })
 })
 
 test('the same prompt run twice at once: one job, the second call follows it', async () => {
@@ -143,7 +135,7 @@ test('the same prompt run twice at once: one job, the second call follows it', a
   const key = accountKey(21)
   const buyer = privateKeyToAccount(key).address
   const mcp = await startServer(key)
-  const before = await chainState(buyer)
+  const before = await readBuyerChainState(devnet, buyer)
   const prompt = 'Name a metal that is liquid at room temperature.'
 
   const calls = [runCall(mcp, prompt, { timeout: 120_000 }), runCall(mcp, prompt, { timeout: 120_000 })]
@@ -155,7 +147,7 @@ test('the same prompt run twice at once: one job, the second call follows it', a
   })
   expect(responses.map(({ jobId }) => jobId)).toEqual([before.nextJobId.toString(), before.nextJobId.toString()])
   expect(responses.filter(({ reuseNote }) => reuseNote !== undefined)).toHaveLength(1)
-  expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 1n, nonce: before.nonce + 1 })
+  expect(await readBuyerChainState(devnet, buyer)).toEqual({ nextJobId: before.nextJobId + 1n, nonce: before.nonce + 1 })
 })
 
 test('two runs at once with different prompts: both paid, in order, with distinct nonces, neither replaced', async () => {
@@ -163,7 +155,7 @@ test('two runs at once with different prompts: both paid, in order, with distinc
   const key = accountKey(22)
   const buyer = privateKeyToAccount(key).address
   const mcp = await startServer(key)
-  const before = await chainState(buyer)
+  const before = await readBuyerChainState(devnet, buyer)
 
   const results = await Promise.all(['What is two plus two?', 'What is three plus three?'].map((prompt) => runCall(mcp, prompt, { timeout: 120_000 })))
   const responses = results.map((result) => {
@@ -177,7 +169,7 @@ test('two runs at once with different prompts: both paid, in order, with distinc
   expect(transactions.map(({ nonce }) => nonce).toSorted()).toEqual([before.nonce, before.nonce + 1])
   const receipts = await Promise.all(responses.map(({ txHashes }) => client.getTransactionReceipt({ hash: txHashes.createJob })))
   expect(receipts.map(({ status }) => status)).toEqual(['success', 'success'])
-  expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
+  expect(await readBuyerChainState(devnet, buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
 })
 
 test('a node that lags on the pending nonce: the next run signs above the one this process saw mined, and is not refused', async () => {
@@ -200,12 +192,12 @@ test('a node that lags on the pending nonce: the next run signs above the one th
       env: devnetEnv(devnet, { MARKET_PRIVATE_KEY: key, RPC_URL: proxy.url, MARKET_POLL_INTERVAL_MS: '100' }),
     })
     servers.push(mcp)
-    const before = await chainState(buyer)
+    const before = await readBuyerChainState(devnet, buyer)
     for (const prompt of ['Name an even prime.', 'Name an odd prime.']) {
       const result = await runCall(mcp, prompt, { timeout: 120_000 })
       expect(result.isError ?? false, textOf(result)).toBe(false)
     }
-    expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
+    expect(await readBuyerChainState(devnet, buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
   } finally {
     await proxy.stop()
   }
@@ -217,7 +209,7 @@ describe('a job no longer open is not followed: the same prompt pays again', () 
     const key = accountKey(23)
     const buyer = privateKeyToAccount(key).address
     const mcp = await startServer(key)
-    const before = await chainState(buyer)
+    const before = await readBuyerChainState(devnet, buyer)
     const prompt = 'Name a noble gas.'
     const [first, second] = [await runCall(mcp, prompt, { timeout: 120_000 }), await runCall(mcp, prompt, { timeout: 120_000 })].map((result) => {
       expect(result.isError ?? false, textOf(result)).toBe(false)
@@ -225,14 +217,14 @@ describe('a job no longer open is not followed: the same prompt pays again', () 
     })
     expect([first!.jobId, second!.jobId]).toEqual([before.nextJobId.toString(), (before.nextJobId + 1n).toString()])
     expect(second).not.toHaveProperty('reuseNote')
-    expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
+    expect(await readBuyerChainState(devnet, buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
   })
 
   test('expired by the chain clock, though still Pending', async () => {
     const key = accountKey(24)
     const buyer = privateKeyToAccount(key).address
     const mcp = await startServer(key)
-    const before = await chainState(buyer)
+    const before = await readBuyerChainState(devnet, buyer)
     // Nobody answers this seller's jobs: each call is cancelled once it has paid.
     const paidAndCancelled = async (jobId: bigint) => {
       const controller = new AbortController()
@@ -250,6 +242,6 @@ describe('a job no longer open is not followed: the same prompt pays again', () 
     await testClient.increaseTime({ seconds: 31 })
     await testClient.mine({ blocks: 1 })
     await paidAndCancelled(before.nextJobId + 1n)
-    expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
+    expect(await readBuyerChainState(devnet, buyer)).toEqual({ nextJobId: before.nextJobId + 2n, nonce: before.nonce + 2 })
   })
 })

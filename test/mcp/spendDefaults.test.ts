@@ -18,6 +18,7 @@ import { startSeededSeller } from '../support/startSeededSeller.ts'
 import { accountKey } from './support/accountKey.ts'
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
+import { readBuyerChainState } from './support/readBuyerChainState.ts'
 
 // With a key and none of the spend settings (the seed's local entry), `run` still keeps a ledger,
 // a 24-hour limit and a per-call cap; `none` lifts them. The real bin over stdio on a devnet, each
@@ -41,15 +42,6 @@ async function startServer(home: string, key: `0x${string}`, env: Record<string,
   })
   servers.push(mcp)
   return mcp
-}
-
-async function chainState(buyer: Address): Promise<{ nextJobId: bigint; nonce: number }> {
-  const client = publicClient()
-  const [nextJobId, nonce] = await Promise.all([
-    client.readContract({ address: devnet.deployment.escrow, abi: escrowAbi, functionName: 'nextJobId' }),
-    client.getTransactionCount({ address: buyer }),
-  ])
-  return { nextJobId, nonce }
 }
 
 const ledgerPathIn = (home: string) => join(home, '.tee-market', 'spend.json')
@@ -114,13 +106,13 @@ test('default: a key alone pays within the defaults and keeps the ledger; after 
   await writeFile(ledgerPathIn(home), JSON.stringify({ version: 1, entries: [{ id: randomUUID(), wei: earlier.toString(), at, serviceId: '2', buyer }, ...ledger.entries] }))
 
   const restarted = await startServer(home, key)
-  const before = await chainState(buyer)
+  const before = await readBuyerChainState(devnet, buyer)
   const refused = await restarted.call('run', { serviceId: servedServiceId, prompt: 'Name another.', timeoutSec: 60 })
   expect(refused.isError).toBe(true)
   expect(textOf(refused)).toBe(
     `MARKET_SPEND_LIMIT_WEI is not set, so run keeps its default limit of 50000000000000000 wei (0.05 native token) of escrow in any 24 hours; ${earlier + price} wei was spent in the last 24 hours and this service costs ${price} wei. Room for it frees up at ${new Date(at + 24 * 60 * 60 * 1_000).toISOString()}. Only the person running this server can raise MARKET_SPEND_LIMIT_WEI, or set it to none, in the server's environment. Nothing was spent.`,
   )
-  expect(await chainState(buyer)).toEqual(before)
+  expect(await readBuyerChainState(devnet, buyer)).toEqual(before)
 })
 
 test('default per-call cap: a service above 0.01 native token is refused, naming the default, and nothing is spent', async () => {
@@ -129,13 +121,13 @@ test('default per-call cap: a service above 0.01 native token is refused, naming
   const buyer = privateKeyToAccount(key).address
   const serviceId = await registerService(parseEther('0.02'))
   const mcp = await startServer(home, key)
-  const before = await chainState(buyer)
+  const before = await readBuyerChainState(devnet, buyer)
   const result = await mcp.call('run', { serviceId, prompt: 'hi' })
   expect(result.isError).toBe(true)
   expect(textOf(result)).toBe(
     `Service "${serviceId}" costs 20000000000000000 wei (0.02 native token) per call, above the per-call cap: MARKET_MAX_PRICE_WEI is not set, so run keeps its default limit of 10000000000000000 wei (0.01 native token) per call. Only the person running this server can raise MARKET_MAX_PRICE_WEI, or set it to none, in the server's environment. Nothing was spent.`,
   )
-  expect(await chainState(buyer)).toEqual(before)
+  expect(await readBuyerChainState(devnet, buyer)).toEqual(before)
   await expect(readFile(ledgerPathIn(home))).rejects.toThrow(/ENOENT/)
 })
 
@@ -145,10 +137,10 @@ describe('none lifts a default, and only that one', () => {
     const buyer = privateKeyToAccount(key).address
     const serviceId = await registerService(parseEther('0.06'))
     const mcp = await startServer(join(homes, 'no-cap'), key, { MARKET_MAX_PRICE_WEI: 'none' })
-    const before = await chainState(buyer)
+    const before = await readBuyerChainState(devnet, buyer)
     const result = await mcp.call('run', { serviceId, prompt: 'hi' })
     expect(textOf(result)).toMatch(/^MARKET_SPEND_LIMIT_WEI is not set, so run keeps its default limit of 50000000000000000 wei \(0\.05 native token\) .* Its price alone is above the limit\./)
-    expect(await chainState(buyer)).toEqual(before)
+    expect(await readBuyerChainState(devnet, buyer)).toEqual(before)
   })
 
   test('MARKET_SPEND_LIMIT_WEI=none: pays past a full day, and the ledger still counts it', async () => {
@@ -159,10 +151,10 @@ describe('none lifts a default, and only that one', () => {
     await mkdir(join(home, '.tee-market'), { recursive: true })
     await writeFile(ledgerPathIn(home), JSON.stringify({ version: 1, entries: [full] }))
     const mcp = await startServer(home, key, { MARKET_SPEND_LIMIT_WEI: 'none' })
-    const before = await chainState(buyer)
+    const before = await readBuyerChainState(devnet, buyer)
     const result = await mcp.call('run', { serviceId: servedServiceId, prompt: 'Name a colour.', timeoutSec: 60 })
     expect(result.isError ?? false, textOf(result)).toBe(false)
-    expect(await chainState(buyer)).toEqual({ nextJobId: before.nextJobId + 1n, nonce: before.nonce + 1 })
+    expect(await readBuyerChainState(devnet, buyer)).toEqual({ nextJobId: before.nextJobId + 1n, nonce: before.nonce + 1 })
     expect((await readLedger(home)).entries.map(({ wei }) => wei)).toEqual([full.wei, price.toString()])
   })
 
@@ -174,13 +166,13 @@ describe('none lifts a default, and only that one', () => {
     const key = accountKey(25)
     const buyer = privateKeyToAccount(key).address
     const mcp = await startServer(home, key, { MARKET_SPEND_LIMIT_WEI: 'none', MARKET_MAX_PRICE_WEI: 'none' })
-    const before = await chainState(buyer)
+    const before = await readBuyerChainState(devnet, buyer)
     const result = await mcp.call('run', { serviceId: servedServiceId, prompt: 'hi' })
     expect(result.isError).toBe(true)
     expect(textOf(result)).toBe(
       `The spend ledger ${ledgerPathIn(home)} cannot be read (fix its permissions, or point MARKET_SPEND_LEDGER at a file this server can read and write); run refuses to pay while it cannot count the spending. Nothing was spent.`,
     )
-    expect(await chainState(buyer)).toEqual(before)
+    expect(await readBuyerChainState(devnet, buyer)).toEqual(before)
   })
 
   test.each(['nothing', '-1', '0.05'])('MARKET_SPEND_LIMIT_WEI=%s is refused, saying none is the way to lift it', async (value) => {
