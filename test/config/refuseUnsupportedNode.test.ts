@@ -52,3 +52,16 @@ describe.each(Object.entries(entries))('%s', (_name, { command, args }) => {
     expect(supported.stdout).toContain('Usage: npm')
   })
 })
+
+// Through npm itself: the check is the first step of each script's pre-script, so the refusal
+// comes before any build step (tsup, the explorer's bundle) runs or prints.
+describe.each(['start', 'serve', 'mcp:hosted', 'seller'])('npm run %s', (script) => {
+  test('default: on Node.js 20.18.0, refused before any build, our one line on stderr', async () => {
+    const { code, stdout, stderr } = await run('npm', ['run', script, '--', '--help'], '20.18.0')
+    expect(code).not.toBe(0)
+    expect(stderr).toContain('Node.js 20.18.0 cannot run tee-market: its dependencies need Node.js ^20.19.0 || ^22.12.0 || >=24.0.0')
+    // npm echoes the pre-script's command; nothing after the check ran.
+    expect(stdout).toContain('tsx config/requireSupportedNode.ts && ')
+    expect(stdout).not.toMatch(/CLI Building entry|Build success/)
+  })
+})
