@@ -1,4 +1,5 @@
 import { type Address, getAddress, isAddress } from 'viem'
+import { UintStringSchema } from '../../contract/primitives.ts'
 import { RunSettingError } from '../../errors/run.ts'
 
 export type ReadOutputSettingsParameters = {
@@ -78,7 +79,8 @@ export function readOutputSettings({ env }: ReadOutputSettingsParameters): Outpu
 function readMaxBytes(value: string | undefined): number {
   const given = text(value)
   if (given === undefined) return defaultMaxOutputBytes
-  if (/^[1-9][0-9]{0,8}$/.test(given) && Number(given) <= maxMaxOutputBytes) return Number(given)
+  const bytes = UintStringSchema.safeParse(given).success ? Number(given) : 0
+  if (bytes >= 1 && bytes <= maxMaxOutputBytes) return bytes
   throw new RunSettingError({ variable: 'MARKET_MAX_OUTPUT_BYTES', value: given, expects: `a whole number of bytes from 1 to ${maxMaxOutputBytes}` })
 }
 
