@@ -1,30 +1,17 @@
-import {
-  type Account,
-  type Chain,
-  type Hex,
-  type LocalAccount,
-  type PublicClient,
-  type Transport,
-  type WalletClient,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  http,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type PublicClient, createPublicClient, defineChain, http } from 'viem'
+import type { Deployment } from '../../config/deployment.ts'
 import { ConfigError } from '../../errors/config.ts'
 import { ServiceNotServedError } from '../../errors/seller.ts'
-import type { Deployment } from '../../config/deployment.ts'
-import { type AnswerJobReturnType, answerJob } from './answerJob.ts'
+import type { ServingSettings } from '../../server/serving/readServingOptions.ts'
+import { answerPendingJobs } from './answerPendingJobs.ts'
 import type { SellerBackend } from './backends/SellerBackend.ts'
 import { createBuiltinBackend } from './backends/createBuiltinBackend.ts'
+import { createJobCreatedScanner } from './createJobCreatedScanner.ts'
 import { createSellerStore } from './createSellerStore.ts'
-import { type JobCreatedRecord, scanJobCreated } from './scanJobCreated.ts'
-import type { ServingSettings } from '../../server/serving/readServingOptions.ts'
+import { type KeyLike, createSellerWallets, toAccount } from './createSellerWallets.ts'
+import { describeFirstLine } from './describeFirstLine.ts'
 import { serveOutputs } from './serveOutputs.ts'
 import { settleRecordedOutput } from './settleRecordedOutput.ts'
-
-type KeyLike = Hex | LocalAccount
 
 export type ReferenceSellerService = {
   serviceId: bigint
@@ -69,13 +56,6 @@ export type StartReferenceSellerReturnType = {
   stop: () => Promise<void>
 }
 
-type SellerWallet = WalletClient<Transport, Chain, Account>
-
-const toAccount = (key: KeyLike): LocalAccount => (typeof key === 'string' ? privateKeyToAccount(key) : key)
-
-/** Node errors that mean "ask for fewer blocks" (wording differs between providers). */
-const rangeErrorPattern = /range|too large|too many|limit|exceed/i
-
 /**
  * Runs the devnet's reference seller: follows JobCreated for its services, answers each Pending
  * job with the backend, submits a signed attestation (which settles the job) and serves the
@@ -106,21 +86,7 @@ export async function startReferenceSeller({
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   })
-
-  const wallets = new Map<string, SellerWallet>()
-  const serviceWallets = new Map<bigint, SellerWallet>()
-  const signingAccounts = new Map<bigint, LocalAccount[]>()
-  for (const { serviceId, sellerKey, signingKey } of services) {
-    const seller = toAccount(sellerKey)
-    const wallet =
-      wallets.get(seller.address) ??
-      createWalletClient({ account: seller, chain, transport, pollingInterval: pollingIntervalMs, cacheTime: 0 })
-    wallets.set(seller.address, wallet)
-    serviceWallets.set(serviceId, wallet)
-    const keys = (Array.isArray(signingKey) ? signingKey : [signingKey]) as readonly KeyLike[]
-    signingAccounts.set(serviceId, [...(signingAccounts.get(serviceId) ?? []), ...keys.map(toAccount)])
-  }
-  const serviceIds = [...serviceWallets.keys()]
+  const wallets = createSellerWallets(services, { chain, transport, pollingIntervalMs })
 
   const chainKey =
     stateFile === undefined
@@ -132,86 +98,37 @@ export async function startReferenceSeller({
     port,
     serving,
     log,
-    sellers: [...wallets.values()].map((wallet) => wallet.account.address),
+    sellers: [...new Set([...wallets.serviceWallets.values()])].map((wallet) => wallet.account.address),
     chainId,
     escrow: deployment.escrow,
     settle: (jobId) => settleRecordedOutput(publicClient, { escrow: deployment.escrow, store, jobId }),
   })
 
-  const pending = new Map<bigint, JobCreatedRecord>()
-  const lastErrors = new Map<bigint, string>()
-  let lastScanError: string | undefined
-  let nextBlock = fromBlock ?? store.resumeBlock() ?? BigInt(deployment.deployBlock)
-  let blockRange = maxBlockRange > 0n ? maxBlockRange : 1n
   let stopped = false
+  const isStopped = (): boolean => stopped
+  const scanner = createJobCreatedScanner(publicClient, {
+    escrow: deployment.escrow,
+    serviceIds: [...wallets.serviceWallets.keys()],
+    fromBlock: fromBlock ?? store.resumeBlock() ?? BigInt(deployment.deployBlock),
+    maxBlockRange,
+    isStopped,
+    log,
+  })
+  const lastErrors = new Map<bigint, string>()
   let wake: () => void = () => {}
-
-  const scan = async (): Promise<void> => {
-    try {
-      const head = await publicClient.getBlockNumber({ cacheTime: 0 })
-      while (!stopped && nextBlock <= head) {
-        const toBlock = nextBlock + blockRange - 1n < head ? nextBlock + blockRange - 1n : head
-        const jobs = await scanJobCreated(publicClient, { escrow: deployment.escrow, serviceIds, fromBlock: nextBlock, toBlock })
-        for (const job of jobs) if (!pending.has(job.jobId)) pending.set(job.jobId, job)
-        nextBlock = toBlock + 1n
-      }
-      lastScanError = undefined
-    } catch (error) {
-      const message = firstLine(error)
-      if (rangeErrorPattern.test(message) && blockRange > 1n) blockRange /= 2n
-      if (message !== lastScanError) log(`scan from block ${nextBlock} failed, retrying: ${message}`)
-      lastScanError = message
-    }
-  }
-
-  const answerPending = async (): Promise<void> => {
-    const queue = [...pending.values()].sort((a, b) => (a.jobId < b.jobId ? -1 : 1))
-    for (const job of queue) {
-      if (stopped) return
-      const walletClient = serviceWallets.get(job.serviceId)
-      if (walletClient === undefined) {
-        pending.delete(job.jobId)
-        continue
-      }
-      try {
-        const result = await answerJob(
-          { publicClient, walletClient },
-          {
-            registry: deployment.registry,
-            escrow: deployment.escrow,
-            jobId: job.jobId,
-            transactionHash: job.transactionHash,
-            backend,
-            signingAccounts: signingAccounts.get(job.serviceId) ?? [],
-            store,
-          },
-        )
-        pending.delete(job.jobId)
-        lastErrors.delete(job.jobId)
-        const line = describeResult(result)
-        // Jobs found already settled, disputed or expired by the chain are the normal back-fill.
-        if (line !== undefined) log(`job ${job.jobId} (service ${job.serviceId}) ${line}`)
-      } catch (error) {
-        // Logged once per distinct failure, not on every poll while it lasts.
-        const message = firstLine(error)
-        if (lastErrors.get(job.jobId) !== message) log(`job ${job.jobId} not answered yet, will retry: ${message}`)
-        lastErrors.set(job.jobId, message)
-      }
-    }
-  }
 
   const loop = (async (): Promise<void> => {
     while (!stopped) {
-      await scan()
-      await answerPending()
+      await scanner.scan()
+      await answerPendingJobs(publicClient, { ...wallets, deployment, backend, store, pending: scanner.pending, lastErrors, isStopped, log })
       // Resume where no job can be missed: the oldest job still queued, else past the scan.
-      let resume = nextBlock
-      for (const job of pending.values()) if (job.blockNumber < resume) resume = job.blockNumber
+      let resume = scanner.nextBlock
+      for (const job of scanner.pending.values()) if (job.blockNumber < resume) resume = job.blockNumber
       try {
         store.setResumeBlock(resume)
       } catch (error) {
         // Only the restart shortcut is lost: a later tick writes it again.
-        log(`saving the scan position failed: ${firstLine(error)}`)
+        log(`saving the scan position failed: ${describeFirstLine(error)}`)
       }
       if (stopped) return
       await new Promise<void>((resolve) => {
@@ -227,7 +144,7 @@ export async function startReferenceSeller({
   return {
     url: server.url,
     addSigningKey({ serviceId, signingKey }) {
-      const accounts = signingAccounts.get(serviceId)
+      const accounts = wallets.signingAccounts.get(serviceId)
       if (accounts === undefined) throw new ServiceNotServedError(serviceId)
       accounts.push(toAccount(signingKey))
     },
@@ -238,24 +155,4 @@ export async function startReferenceSeller({
       await server.close()
     },
   }
-}
-
-function describeResult(result: AnswerJobReturnType): string | undefined {
-  switch (result.status) {
-    case 'settled':
-      return result.transactionHash === null ? 'settled' : `settled in ${result.transactionHash}`
-    case 'expired':
-      return `skipped: it expired at ${result.expiredAt} before it was answered`
-    case 'otherSeller':
-      return `skipped: it belongs to seller ${result.seller}`
-    case 'unreadable':
-      return `skipped, left Pending for its buyer to reclaim: ${result.reason}`
-    case 'notPending':
-      return undefined
-  }
-}
-
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  return message.split('\n')[0] ?? message
 }
