@@ -1,6 +1,6 @@
 import { loadConfig } from '../config/loadConfig.ts'
 import type { Deployment } from '../config/deployment.ts'
-import { startRestIndexer } from '../server/http/startRestIndexer.ts'
+import { startRestIndexer } from '../server/startRestIndexer.ts'
 import { deploymentArgv } from '../test/support/deploymentArgv.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
 import type { MemoryFigures } from './serveIndexer.ts'

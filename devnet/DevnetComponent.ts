@@ -1,5 +1,5 @@
 import type { Config } from '../config/ConfigSchema.ts'
-import type { Logger } from '../server/logging/createLogger.ts'
+import type { Logger } from '../platform/logging/createLogger.ts'
 import type { StoreReader } from '../server/store/StoreReader.ts'
 import type { StartDevnetReturnType } from './startDevnet.ts'
 

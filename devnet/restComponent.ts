@@ -1,5 +1,5 @@
 import type { DevnetComponent } from './DevnetComponent.ts'
-import { startRestIndexer } from '../server/http/startRestIndexer.ts'
+import { startRestIndexer } from '../server/startRestIndexer.ts'
 
 /** The indexer and REST API as part of `npm start`, logging through the process's logger. */
 export const restComponent: DevnetComponent = {

@@ -5,9 +5,9 @@ import { loadConfig } from '../config/loadConfig.ts'
 import { isSettingGiven } from '../config/isSettingGiven.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
-import { startRestIndexer } from './http/startRestIndexer.ts'
+import { startRestIndexer } from './startRestIndexer.ts'
 import { checkIndexerNode, createNodeTransports } from './indexer/startIndexer.ts'
-import { createLogger } from './logging/createLogger.ts'
+import { createLogger } from '../platform/logging/createLogger.ts'
 
 refuseUnsupportedNode()
 

@@ -8,7 +8,7 @@
  * - `jobId` is the job id in canonical decimal (`^(0|[1-9][0-9]*)$`, at most 78 digits).
  * - `X-Buyer-Signature` is an EIP-191 personal-message signature (`personal_sign`, viem
  *   `account.signMessage({ message })`) by the job's buyer over the message of
- *   `outputRequestMessage` (mcp/run/outputRequestMessage.ts): the job id, the job's seller, the
+ *   `outputRequestMessage` (contract/outputRequestMessage.ts): the job id, the job's seller, the
  *   chain id, the escrow and the expiry, one per line. `signOutputRequest` in the same folder
  *   produces both headers. Bound to seller, chain and escrow, a signature is worthless anywhere
  *   else, and it is refused once expired or when it claims to live more than 5 minutes.
@@ -31,14 +31,14 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { type Address, type Hex, isAddressEqual, isHex, recoverMessageAddress } from 'viem'
-import { outputRequestHeaders, outputRequestMessage, outputRequestValiditySec } from '../../mcp/run/outputRequestMessage.ts'
-import { corsHeaders } from '../../server/http/addCorsHeaders.ts'
-import { answerClientError } from '../../server/http/answerClientError.ts'
-import { handleFrameworkError } from '../../server/http/handleFrameworkError.ts'
-import { hardenServer, type ServerLimits } from '../../server/http/hardenServer.ts'
-import { listenServing } from '../../server/serving/listenServing.ts'
-import { readServingOptions, type ServingSettings } from '../../server/serving/readServingOptions.ts'
-import { toFastifyServing, type ServingOptions } from '../../server/serving/toFastifyServing.ts'
+import { outputRequestHeaders, outputRequestMessage, outputRequestValiditySec } from '../../contract/outputRequestMessage.ts'
+import { corsHeaders } from '../../platform/http/addCorsHeaders.ts'
+import { answerClientError } from '../../platform/http/answerClientError.ts'
+import { handleFrameworkError } from '../../platform/http/handleFrameworkError.ts'
+import { hardenServer, type ServerLimits } from '../../platform/http/hardenServer.ts'
+import { listenServing } from '../../platform/serving/listenServing.ts'
+import { readServingOptions, type ServingSettings } from '../../platform/serving/readServingOptions.ts'
+import { toFastifyServing, type ServingOptions } from '../../platform/serving/toFastifyServing.ts'
 import type { SellerOutput, SellerStore } from './createSellerStore.ts'
 
 export type ServeOutputsParameters = {

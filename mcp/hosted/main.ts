@@ -2,7 +2,7 @@ import { refuseUnsupportedNode } from '../../config/refuseUnsupportedNode.ts'
 import { answerInfoFlags } from '../../config/answerInfoFlags.ts'
 import { describeConfigFlags } from '../../config/describeConfigFlags.ts'
 import { loadConfig } from '../../config/loadConfig.ts'
-import { createLogger } from '../../server/logging/createLogger.ts'
+import { createLogger } from '../../platform/logging/createLogger.ts'
 import { startHostedMcpServer } from './startHostedMcpServer.ts'
 
 refuseUnsupportedNode()

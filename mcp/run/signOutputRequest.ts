@@ -1,6 +1,6 @@
 import type { Hex, LocalAccount } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { type OutputRequest, outputRequestHeaders, outputRequestMessage, outputRequestValiditySec } from './outputRequestMessage.ts'
+import { type OutputRequest, outputRequestHeaders, outputRequestMessage, outputRequestValiditySec } from '../../contract/outputRequestMessage.ts'
 
 export type SignOutputRequestParameters = Omit<OutputRequest, 'expires'> & {
   /** Unix seconds; a minute from now unless given. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { open, readFile, rm, stat } from 'node:fs/promises'
 import { LockFileHeldError } from '../../errors/spend.ts'
-import { isProcessAlive } from '../../server/durable/isProcessAlive.ts'
+import { isProcessAlive } from '../../platform/process/isProcessAlive.ts'
 
 export type WithLockFileParameters = {
   /** Created with O_EXCL while the lock is held, removed after. */

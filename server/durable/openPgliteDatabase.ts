@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { DataDirLockedError } from '../../errors/durable.ts'
 import { createSessionQueue } from './createSessionQueue.ts'
 import type { Database, Query } from './Database.ts'
-import { isProcessAlive } from './isProcessAlive.ts'
+import { isProcessAlive } from '../../platform/process/isProcessAlive.ts'
 import { startPgliteWorker } from './startPgliteWorker.ts'
 
 /**

@@ -1,18 +1,12 @@
 import type { FastifyInstance } from 'fastify'
-import type { Registry } from 'prom-client'
-import { addHttpMetrics } from '../metrics/addHttpMetrics.ts'
-import { addMetricsRoute, metricsPath } from '../metrics/serveMetrics.ts'
+import type { OperatorMetrics } from '../../platform/metrics/OperatorMetrics.ts'
+import { addHttpMetrics } from '../../platform/metrics/addHttpMetrics.ts'
+import { addMetricsRoute, metricsPath } from '../../platform/metrics/serveMetrics.ts'
 import { getReadiness } from '../readers/getReadiness.ts'
 import type { StoreReader } from '../store/StoreReader.ts'
 import { refuseQuery } from './refuseQuery.ts'
 
 export const readinessPath = '/readyz'
-
-export type OperatorMetrics = {
-  registry: Registry
-  /** Whether `/metrics` is served by this app (`--metrics on`) rather than on a port of its own. */
-  route: boolean
-}
 
 export type RegisterOperatorRoutesParameters = {
   store: StoreReader

@@ -1,6 +1,6 @@
 import { measureBackfill, type BackfillProgress } from '../metrics/measureBackfill.ts'
 import type { StoreReader } from '../store/StoreReader.ts'
-import type { Logger } from './createLogger.ts'
+import type { Logger } from '../../platform/logging/createLogger.ts'
 
 export type ReportBackfillProgressParameters = {
   store: StoreReader

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { compileTrustedProxies } from '../../server/http/compileTrustedProxies.ts'
+import { compileTrustedProxies } from '../../platform/http/compileTrustedProxies.ts'
 
 test('default: no --trust-proxy trusts no address', () => {
   const trusted = compileTrustedProxies(false)

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ErrorBodySchema } from '../../contract/error.ts'
-import type { ServerLimits } from '../../server/http/hardenServer.ts'
+import type { ServerLimits } from '../../platform/http/hardenServer.ts'
 import { startHostedMcp, startRest, startSeller, type HardenedServer } from './startHardenedServers.ts'
 
 // Every HTTP server we ship (REST, hosted MCP, the reference seller's outputs), with limits small

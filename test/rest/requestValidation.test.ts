@@ -4,7 +4,7 @@ import Fastify from 'fastify'
 import { expect, test } from 'vitest'
 import { z } from 'zod'
 import { ErrorBodySchema } from '../../contract/error.ts'
-import { handleError } from '../../server/http/handleError.ts'
+import { handleError } from '../../platform/http/handleError.ts'
 import { handleRequestValidationError } from '../../server/http/handleRequestValidationError.ts'
 
 // Our contract declares path and query parameters only; a route that declares headers or a body

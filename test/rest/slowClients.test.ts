@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { ServerLimits } from '../../server/http/hardenServer.ts'
+import type { ServerLimits } from '../../platform/http/hardenServer.ts'
 import { startHostedMcp, startRest, startSeller, type HardenedServer } from './startHardenedServers.ts'
 
 // Slowloris against all three servers at once: hundreds of half-sent requests arriving in waves,

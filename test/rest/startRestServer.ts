@@ -4,7 +4,7 @@ import { inject } from 'vitest'
 import { loadConfig } from '../../config/loadConfig.ts'
 import type { Deployment } from '../../config/deployment.ts'
 import { buildApp, type AppMode } from '../../server/http/buildApp.ts'
-import { startRestIndexer } from '../../server/http/startRestIndexer.ts'
+import { startRestIndexer } from '../../server/startRestIndexer.ts'
 import type { Store } from '../../server/store/createStore.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 

@@ -2,8 +2,8 @@ import dns from 'node:dns'
 import type { LookupAddress } from 'node:dns'
 import Fastify from 'fastify'
 import { afterEach, expect, test, vi } from 'vitest'
-import { hardenServer } from '../../server/http/hardenServer.ts'
-import { listenServing } from '../../server/serving/listenServing.ts'
+import { hardenServer } from '../../platform/http/hardenServer.ts'
+import { listenServing } from '../../platform/serving/listenServing.ts'
 
 const plainHttp = { tlsCert: null, tlsKey: null, trustProxy: [] }
 
