@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
 import type { Config } from '../config/ConfigSchema.ts'
 import { redactUrl } from '../config/redactUrl.ts'
@@ -21,6 +20,7 @@ import { followDurableStore } from './durable/followDurableStore.ts'
 import { keepsIndex, openDatabase } from './durable/openDatabase.ts'
 import { openDurableStore } from './durable/openDurableStore.ts'
 import { buildApp, type AppMode } from './http/buildApp.ts'
+import { openApiPath } from './http/openApiPath.ts'
 import { buildDocsHtml } from './http/buildDocsHtml.ts'
 import { listenServing } from '../platform/serving/listenServing.ts'
 import { readServingOptions } from '../platform/serving/readServingOptions.ts'
@@ -48,8 +48,6 @@ export type StartRestIndexerReturnType = {
   store: StoreReader
   stop: () => Promise<void>
 }
-
-const openApiPath = fileURLToPath(new URL('../../openapi.json', import.meta.url))
 
 /**
  * The indexer and its REST API: starts following the chain, and listens at once on the configured
