@@ -2,12 +2,12 @@ import type { Client } from 'viem'
 import type { IndexedDeployment } from '../../config/deployment.ts'
 import type { StoreReader } from '../store/StoreReader.ts'
 import type { StoreWriter } from '../store/StoreWriter.ts'
-import { createPoll } from './createPoll.ts'
-import { createPollLoop } from './createPollLoop.ts'
+import { createPoll, type CreatePollParameters } from './createPoll.ts'
+import { createPollLoop, type CreatePollLoopParameters } from './createPollLoop.ts'
 import { createScanWindow, type ScanWindow } from './createScanWindow.ts'
 import { createSelfCheck, type SelfCheckRepair } from './createSelfCheck.ts'
 import { describeFailure } from './describeFailure.ts'
-import type { FollowHeadsChange, FollowHeadsParameters } from './followHeads.ts'
+import type { FollowHeadsChange } from './followHeads.ts'
 
 export type CreateIndexerParameters = {
   /** The registry, the escrow and the arbiter (whose DisputeOpened, DisputeFailed and Slashed join the job's history). */
@@ -16,7 +16,7 @@ export type CreateIndexerParameters = {
    * First block to index (the deployment block), or the deployment's unix time: then the first
    * block at or after it is looked up by binary search during the first poll.
    */
-  startBlock: bigint | { timestamp: bigint }
+  startBlock: CreatePollParameters['startBlock']
   /**
    * The chain the node must serve; checked at every poll. While the node serves another, nothing
    * is read from it and the readers serve nothing (ChainIdMismatchError); it resumes by itself.
@@ -38,14 +38,14 @@ export type CreateIndexerParameters = {
    */
   pollStallMs?: number
   /** Every failed poll (it is retried); defaults to one line on stderr. */
-  onError?: (error: unknown) => void
+  onError?: CreatePollLoopParameters['onError']
   /**
    * Follow new heads over this WebSocket (`eth_subscribe`): each head starts a poll at once, and
    * the interval poll stays as a safety net. Reads stay on `client`.
    */
-  newHeads?: Omit<FollowHeadsParameters, 'onHead' | 'onChange'> | undefined
+  newHeads?: CreatePollLoopParameters['newHeads']
   /** Every change of the new-heads subscription; defaults to one line on stderr. */
-  onNewHeadsChange?: (change: FollowHeadsChange) => void
+  onNewHeadsChange?: CreatePollLoopParameters['onNewHeadsChange']
   /**
    * A poll reading at most this many new blocks checks each block's logsBloom against its answer
    * (default 100, one batch of headers: following the head and catching up after an outage; a
@@ -61,13 +61,13 @@ export type CreateIndexerParameters = {
   selfCheckIntervalMs?: number
   now?: () => number
   /** Every successful poll, with the head it read up to (for metrics). */
-  onPoll?: ((poll: { headBlock: bigint }) => void) | undefined
+  onPoll?: CreatePollParameters['onPoll']
   /** The store to index into, made by the caller: one loaded from a durable store resumes from its cursor. */
   store: StoreReader & StoreWriter
   /** Awaited at each applied window and at the end of each poll, where the store is whole: the durable store's commit. */
-  commit?: (() => Promise<void>) | undefined
+  commit?: CreatePollParameters['commit']
   /** Every reorg found: `depth` blocks above the common ancestor were undone (all of them when none is remembered). */
-  onReorg?: ((reorg: { depth: bigint; ancestor: bigint | undefined }) => void) | undefined
+  onReorg?: CreatePollParameters['onReorg']
 }
 
 export type Indexer = {
