@@ -16,3 +16,6 @@ export const DeploymentSchema = z.object({
 })
 
 export type Deployment = z.infer<typeof DeploymentSchema>
+
+/** The contracts the indexer reads (their events and records): what of a deployment travels through it, as one value. */
+export type IndexedDeployment = Pick<Deployment, 'registry' | 'escrow' | 'arbiter'>

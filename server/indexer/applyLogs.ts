@@ -2,8 +2,8 @@ import { setImmediate } from 'node:timers/promises'
 import { toServiceEvent } from '../../chain/mappers/toServiceEvent.ts'
 import type { RegistryLog } from '../../chain/mappers/toServiceEvent.ts'
 import { serviceEventNames, type ServiceEventName } from '../../contract/serviceEvent.ts'
-import type { Store } from '../store/createStore.ts'
-import type { CreationCount, Cursor } from '../store/StoreReader.ts'
+import type { CreationCount, Cursor, StoreReader } from '../store/StoreReader.ts'
+import type { StoreWriter } from '../store/StoreWriter.ts'
 import type { MarketLog, ReadWindowReturnType } from './readWindow.ts'
 import { isJobLog, toHistoryEntry } from './toHistoryEntry.ts'
 
@@ -24,7 +24,7 @@ export type ApplyLogsOptions = {
  * store after a slice, as they would after a window that ended there, never within a block:
  * each job's record (read at the scan's end, like every window's) is put with its first log.
  */
-export async function applyLogs(store: Store, read: ReadWindowReturnType, { logsPerSlice = 500 }: ApplyLogsOptions = {}): Promise<void> {
+export async function applyLogs(store: StoreReader & StoreWriter, read: ReadWindowReturnType, { logsPerSlice = 500 }: ApplyLogsOptions = {}): Promise<void> {
   const slices = sliceByBlock(read.logs, logsPerSlice)
   const counts = countsAfterSlices(read, slices, store.sync.creations.checkedAt)
   const withLogs = { jobs: new Set<bigint>(), services: new Set<bigint>() }
@@ -60,7 +60,7 @@ type ApplySliceParameters = {
   creations: CreationCount
 }
 
-function applySlice(store: Store, { read, logs, withoutLogs, putJobs, toBlock, creations }: ApplySliceParameters): void {
+function applySlice(store: StoreWriter, { read, logs, withoutLogs, putJobs, toBlock, creations }: ApplySliceParameters): void {
   const timestampOf = (blockNumber: bigint): bigint => {
     const timestamp = read.timestamps.get(blockNumber)
     if (timestamp === undefined) throw new RangeError(`Block ${blockNumber} has a log but no header was read.`)

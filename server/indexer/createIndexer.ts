@@ -1,34 +1,27 @@
-import { BlockNotFoundError, type Address, type Client } from 'viem'
-import { getBlock, getChainId } from 'viem/actions'
-import { findBlockByTimestamp } from '../../chain/read/findBlockByTimestamp.ts'
-import { BaseError } from '../../errors/BaseError.ts'
-import { ChainIdMismatchError, RpcDeadlineError } from '../../errors/chain.ts'
-import { createStore, type Store } from '../store/createStore.ts'
+import type { Client } from 'viem'
+import type { IndexedDeployment } from '../../config/deployment.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
+import type { StoreWriter } from '../store/StoreWriter.ts'
+import { createPoll, type CreatePollParameters } from './createPoll.ts'
+import { createPollLoop, type CreatePollLoopParameters } from './createPollLoop.ts'
 import { createScanWindow, type ScanWindow } from './createScanWindow.ts'
-import { createPollWatchdog } from './createPollWatchdog.ts'
 import { createSelfCheck, type SelfCheckRepair } from './createSelfCheck.ts'
-import { findCommonAncestor } from './findCommonAncestor.ts'
-import { followHeads, type FollowHeadsChange, type FollowHeadsParameters, type HeadFollower } from './followHeads.ts'
-import { findSuspects } from './findSuspects.ts'
-import { scanRange } from './scanRange.ts'
+import { describeFailure } from './describeFailure.ts'
+import type { FollowHeadsChange } from './followHeads.ts'
 
 export type CreateIndexerParameters = {
-  registry: Address
-  escrow: Address
-  /** Its DisputeOpened, DisputeFailed and Slashed join the job's history. */
-  arbiter: Address
+  /** The registry, the escrow and the arbiter (whose DisputeOpened, DisputeFailed and Slashed join the job's history). */
+  deployment: IndexedDeployment
   /**
    * First block to index (the deployment block), or the deployment's unix time: then the first
    * block at or after it is looked up by binary search during the first poll.
    */
-  startBlock: bigint | { timestamp: bigint }
+  startBlock: CreatePollParameters['startBlock']
   /**
    * The chain the node must serve; checked at every poll. While the node serves another, nothing
    * is read from it and the readers serve nothing (ChainIdMismatchError); it resumes by itself.
    */
   chainId: number
-  /** Configured network name, echoed by the health record. */
-  network: string
   /** Pause between polls once caught up (default 3,000 ms). */
   pollIntervalMs?: number
   /** Largest `eth_getLogs` window in blocks (default 9,000; `--log-range`); shrinks when the node refuses it. */
@@ -45,14 +38,14 @@ export type CreateIndexerParameters = {
    */
   pollStallMs?: number
   /** Every failed poll (it is retried); defaults to one line on stderr. */
-  onError?: (error: unknown) => void
+  onError?: CreatePollLoopParameters['onError']
   /**
    * Follow new heads over this WebSocket (`eth_subscribe`): each head starts a poll at once, and
    * the interval poll stays as a safety net. Reads stay on `client`.
    */
-  newHeads?: Omit<FollowHeadsParameters, 'onHead' | 'onChange'> | undefined
+  newHeads?: CreatePollLoopParameters['newHeads']
   /** Every change of the new-heads subscription; defaults to one line on stderr. */
-  onNewHeadsChange?: (change: FollowHeadsChange) => void
+  onNewHeadsChange?: CreatePollLoopParameters['onNewHeadsChange']
   /**
    * A poll reading at most this many new blocks checks each block's logsBloom against its answer
    * (default 100, one batch of headers: following the head and catching up after an outage; a
@@ -68,20 +61,17 @@ export type CreateIndexerParameters = {
   selfCheckIntervalMs?: number
   now?: () => number
   /** Every successful poll, with the head it read up to (for metrics). */
-  onPoll?: ((poll: { headBlock: bigint }) => void) | undefined
-  /**
-   * The store to index into, when the caller made it: one loaded from a durable store resumes from
-   * its cursor (default: a new, empty one).
-   */
-  store?: Store | undefined
+  onPoll?: CreatePollParameters['onPoll']
+  /** The store to index into, made by the caller: one loaded from a durable store resumes from its cursor. */
+  store: StoreReader & StoreWriter
   /** Awaited at each applied window and at the end of each poll, where the store is whole: the durable store's commit. */
-  commit?: (() => Promise<void>) | undefined
+  commit?: CreatePollParameters['commit']
   /** Every reorg found: `depth` blocks above the common ancestor were undone (all of them when none is remembered). */
-  onReorg?: ((reorg: { depth: bigint; ancestor: bigint | undefined }) => void) | undefined
+  onReorg?: CreatePollParameters['onReorg']
 }
 
 export type Indexer = {
-  store: Store
+  store: StoreReader & StoreWriter
   /** The `eth_getLogs` window: its size now, and the node's limit once learned. */
   logWindow: Pick<ScanWindow, 'size' | 'limit'>
   /**
@@ -94,30 +84,19 @@ export type Indexer = {
 }
 
 /**
- * Follows the registry, the escrow and the arbiter's dispute events into an in-memory store: back-fills from `startBlock` to
- * the head in adaptive windows, then polls. Failures are retried with capped exponential backoff
+ * Follows the registry, the escrow and the arbiter's dispute events into the store: back-fills
+ * from `startBlock` to the head in adaptive windows, then polls (createPoll), after each new head
+ * or at the poll interval (createPollLoop). Failures are retried with capped exponential backoff
  * and never skip a block: the cursor moves only past fully applied windows, and a window is
- * applied only when known complete (see readWindow). Each poll first checks, in one batch, the
- * node's chain id (another chain: nothing is read, the readers serve nothing until it is back)
- * and that the cursor block still has the hash it was indexed with; if not, it rolls the store
- * back to the common ancestor and indexes the new branch. After the scan, jobs whose history does
- * not fit their record and a few more records in turn are compared with the chain (createSelfCheck).
- *
- * With `newHeads`, a head announced over WebSocket starts a poll at once. Polls never overlap:
- * heads that arrive during one are coalesced into a single poll right after it. A poll reads
- * from its cursor to the head whatever woke it, so a lost or late head costs latency, never a block.
- * A poll whose HTTP node is still behind the announced head (providers balance the two across
- * nodes) is repeated after `retryDelayMs`, doubled while it stays behind, up to the poll interval.
+ * applied only when known complete (see readWindow). After each scan, jobs whose history does not
+ * fit their record and a few more records in turn are compared with the chain (createSelfCheck).
  */
 export function createIndexer(
   client: Client,
   {
-    registry,
-    escrow,
-    arbiter,
+    deployment,
     startBlock,
     chainId,
-    network,
     pollIntervalMs = 3_000,
     maxWindow = 9_000n,
     onLogRangeLimit = logLogRangeLimit,
@@ -135,193 +114,23 @@ export function createIndexer(
     now = Date.now,
     onPoll,
     onReorg,
-    store = createStore({ pollIntervalMs, chainId, network, now }),
+    store,
     commit,
   }: CreateIndexerParameters,
 ): Indexer {
   const window = createScanWindow({ max: maxWindow, onLimit: onLogRangeLimit })
   const selfCheck =
     selfCheckJobs + selfCheckServices > 0
-      ? createSelfCheck({ store, registry, escrow, arbiter, window, jobsPerRun: selfCheckJobs, servicesPerRun: selfCheckServices, onRepair, intervalMs: selfCheckIntervalMs, now })
+      ? createSelfCheck({ store, deployment, window, jobsPerRun: selfCheckJobs, servicesPerRun: selfCheckServices, onRepair, intervalMs: selfCheckIntervalMs, now })
       : undefined
-  let firstBlock = typeof startBlock === 'bigint' ? startBlock : undefined
-  let firstBlockTimestamp: bigint | undefined
-  // Records loaded from a durable store were read by an earlier process, which may have stopped
-  // before checking them: the first poll checks them like the jobs a scan reads.
-  const jobsRead = new Set<bigint>(store.jobIds)
-  let stopped = false
-  let failures = 0
-  let timer: NodeJS.Timeout | undefined
-  let polling = false
-  let headWaiting = false
-  let announcedHead: bigint | undefined
-  let behind = 0
-  let inFlight: Promise<void> | undefined
-  let started: Promise<void> | undefined
-  let follower: HeadFollower | undefined
-  let backfilled: () => void = () => undefined
-
-  /** Resolves with the head it read up to; reads through `client`, the poll's watchdog's. */
-  const poll = async (client: Client): Promise<bigint> => {
-    const cursor = store.sync.cursor
-    // One batch: the chain id, the head, and the cursor block as the node has it now (absent if
-    // the chain got shorter than the cursor). The chain id is settled first: a node serving
-    // another chain fails the other two in its own ways, and must not be read at all. A cursor
-    // without a hash lies deeper than any reorg (see scanRange): nothing to compare.
-    const [actualChainId, latest, atCursor] = await Promise.allSettled([
-      getChainId(client),
-      getBlock(client, { blockTag: 'latest' }),
-      cursor?.hash === undefined ? undefined : getBlock(client, { blockNumber: cursor.number }).catch(absentBlock),
-    ])
-    if (actualChainId.status === 'rejected') throw actualChainId.reason
-    if (actualChainId.value !== chainId) {
-      const mismatch = new ChainIdMismatchError({ expected: chainId, actual: actualChainId.value })
-      store.servingChain(mismatch)
-      throw mismatch
-    }
-    store.servingChain(undefined)
-    if (latest.status === 'rejected') throw latest.reason
-    if (atCursor.status === 'rejected') throw atCursor.reason
-    const head = latest.value
-    firstBlock ??= await findBlockByTimestamp(client, { timestamp: (startBlock as { timestamp: bigint }).timestamp })
-
-    if (cursor?.hash !== undefined && atCursor.value?.hash !== cursor.hash) {
-      const ancestor = await findCommonAncestor(client, { blocks: store.recentBlocks, headBlock: head.number })
-      if (ancestor === undefined) store.clear()
-      else store.rollback(ancestor)
-      onReorg?.({ depth: cursor.number - (ancestor?.number ?? firstBlock - 1n), ancestor: ancestor?.number })
-    }
-    const fromBlock = store.sync.cursor === undefined ? firstBlock : store.sync.cursor.number + 1n
-    let headBlock = head.number
-    if (fromBlock <= head.number) {
-      // Read once the first block exists: a start block beyond the head is caught up, not an error.
-      firstBlockTimestamp ??= (await getBlock(client, { blockNumber: firstBlock })).timestamp
-      const scan = await scanRange(client, {
-        store,
-        registry,
-        escrow,
-        arbiter,
-        fromBlock,
-        toBlock: head.number,
-        toBlockHash: head.hash,
-        firstBlock: { number: firstBlock, timestamp: firstBlockTimestamp },
-        window,
-        bloomCheckBlocks,
-        jobsRead,
-        commit,
-        now,
-      })
-      headBlock = scan.toBlock
-    }
-    // Every job read since the last check is the chain's at the cursor now, or behind it by events
-    // this scan applied: its history must fit it. Jobs read by a scan that failed are checked here
-    // too: a later window's failure (creations found missing) may come after theirs was applied.
-    const suspects = await findSuspects(store, { jobIds: [...jobsRead] })
-    jobsRead.clear()
-    // The rolling round starts after the initial back-fill, which read every record it holds just
-    // now (its suspects, and any a failed repair left, are checked at once): the back-fill is not
-    // held up by a round.
-    if (store.sync.backfilledAt !== undefined || suspects.length > 0 || store.sync.selfCheck.unrepaired > 0) {
-      await selfCheck?.run(client, { firstBlock, suspects })
-    }
-    store.polled({ headBlock, at: now() })
-    await commit?.()
-    onPoll?.({ headBlock })
-    return headBlock
-  }
-
-  const schedule = (delayMs: number): void => {
-    if (!stopped) timer = setTimeout(runPoll, delayMs)
-  }
-
-  const runPoll = (): void => {
-    clearTimeout(timer)
-    polling = true
-    headWaiting = false
-    const startedAt = now()
-    const watchdog = createPollWatchdog(client, { stallMs: pollStallMs })
-    inFlight = poll(watchdog.client).finally(watchdog.stop).then(
-      (headNumber) => {
-        polling = false
-        failures = 0
-        backfilled()
-        if (headWaiting && !stopped) runPoll()
-        else if (announcedHead !== undefined && headNumber < announcedHead) {
-          behind += 1
-          schedule(Math.min(pollIntervalMs, retryDelayMs * 2 ** (behind - 1)))
-        } else {
-          behind = 0
-          schedule(Math.max(0, pollIntervalMs - (now() - startedAt)))
-        }
-      },
-      (error: unknown) => {
-        polling = false
-        failures += 1
-        store.pollFailed(describeFailure(error))
-        onError(error)
-        schedule(Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (failures - 1)))
-      },
-    )
-  }
-
-  const wake = (): void => {
-    if (stopped) return
-    if (polling) headWaiting = true
-    // After a failed poll, its retry reads up to the new head anyway; polling now would skip the backoff.
-    else if (failures === 0) runPoll()
-  }
-
-  const onHead = (blockNumber: bigint): void => {
-    // The last one, not the highest: after a reorg to a shorter branch the head number goes down.
-    announcedHead = blockNumber
-    store.headAnnounced(now())
-    wake()
-  }
-
-  const onNewHeads = (change: FollowHeadsChange): void => {
-    store.followingNewHeads(change.state)
-    onNewHeadsChange(change)
-    // Heads announced while the subscription was down were missed: catch up now, not at the next interval.
-    if (change.state === 'subscribed') wake()
-  }
-
+  const poll = createPoll({ store, deployment, startBlock, chainId, window, bloomCheckBlocks, selfCheck, commit, now, onPoll, onReorg })
+  const loop = createPollLoop(client, { store, poll, pollIntervalMs, retryDelayMs, maxRetryDelayMs, pollStallMs, onError, newHeads, onNewHeadsChange, now })
   return {
     store,
     logWindow: { size: window.size, limit: window.limit },
-    start() {
-      started ??= new Promise<void>((resolve) => {
-        backfilled = resolve
-        if (newHeads !== undefined) {
-          store.followingNewHeads('connecting')
-          follower = followHeads({ ...newHeads, onHead, onChange: onNewHeads })
-        }
-        runPoll()
-      })
-      return started
-    },
-    async stop() {
-      stopped = true
-      clearTimeout(timer)
-      await Promise.all([inFlight, follower?.stop()])
-    },
+    start: loop.start,
+    stop: loop.stop,
   }
-}
-
-function absentBlock(error: unknown): undefined {
-  if (error instanceof BlockNotFoundError) return undefined
-  throw error
-}
-
-/** What health shows of a failed poll: our errors keep their code, the node's are transport failures. */
-export function describeFailure(error: unknown): { code: string; message: string } {
-  if (error instanceof BaseError) return { code: error.code, message: error.message }
-  // It names the node and what it held; viem's wrappers (a batch, an action) only say "took too long".
-  for (let link: unknown = error; link instanceof Error; link = link.cause) {
-    if (link instanceof RpcDeadlineError) return { code: link.code, message: link.shortMessage }
-  }
-  const message = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error)
-  const details = (error as { details?: unknown }).details
-  return { code: 'rpc_failed', message: `${message.split('\n')[0]}${typeof details === 'string' && details !== '' ? ` (${details})` : ''}` }
 }
 
 function logError(error: unknown): void {

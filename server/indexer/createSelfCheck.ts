@@ -1,23 +1,25 @@
 import { isDeepStrictEqual } from 'node:util'
-import type { Address, Client } from 'viem'
-import { findBlockByTimestamp } from '../../chain/read/findBlockByTimestamp.ts'
+import type { Client } from 'viem'
 import { readJobs } from '../../chain/read/readJobs.ts'
 import { readServices } from '../../chain/read/readServices.ts'
+import type { IndexedDeployment } from '../../config/deployment.ts'
 import type { Job } from '../../contract/job.ts'
-import { IncompleteLogsError } from '../../errors/chain.ts'
-import type { Store } from '../store/createStore.ts'
-import type { ScanWindow } from './createScanWindow.ts'
+import type { Service } from '../../contract/service.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
+import type { StoreWriter } from '../store/StoreWriter.ts'
 import { checkJobHistory } from './checkJobHistory.ts'
-import { readJobHistory } from './readJobHistory.ts'
+import type { ScanWindow } from './createScanWindow.ts'
+import { describeJobDifference } from './describeJobDifference.ts'
+import { historyText } from './historyText.ts'
 import { readNextId } from './readNextId.ts'
+import { repairJob } from './repairJob.ts'
+import { takeInTurn } from './takeInTurn.ts'
 
 export type SelfCheckRepair = { kind: 'service' | 'job'; id: bigint; reason: string }
 
 export type CreateSelfCheckParameters = {
-  store: Store
-  registry: Address
-  escrow: Address
-  arbiter: Address
+  store: StoreReader & StoreWriter
+  deployment: IndexedDeployment
   /** Window sizes the node accepts, shared with the scan. */
   window: ScanWindow
   /** Jobs compared per run, in turn (default 24: one `eth_call`, see readJobs). */
@@ -52,9 +54,7 @@ export type SelfCheck = {
  */
 export function createSelfCheck({
   store,
-  registry,
-  escrow,
-  arbiter,
+  deployment,
   window,
   jobsPerRun = 24,
   servicesPerRun = 20,
@@ -66,72 +66,6 @@ export function createSelfCheck({
   let nextServiceToCheck: bigint | undefined
   const unrepairedJobs = new Map<bigint, string>()
   const unrepairedServices = new Map<bigint, string>()
-
-  /** `count` ids from `start`, wrapping within [first, next). */
-  const takeInTurn = (start: bigint | undefined, first: bigint, next: bigint, count: number): { ids: bigint[]; after: bigint } => {
-    const ids: bigint[] = []
-    const total = next - first
-    let id = start === undefined || start < first || start >= next ? first : start
-    for (let taken = 0n; taken < BigInt(count) && taken < total; taken += 1n) {
-      ids.push(id)
-      id = id + 1n >= next ? first : id + 1n
-    }
-    return { ids, after: id }
-  }
-
-  /** Why the stored job certainly differs from the chain's (undefined: it may not). */
-  const describeJobDifference = (stored: ReturnType<Store['job']>, chain: Job): string | undefined => {
-    if (stored === undefined) return 'missing from the store'
-    if (!isDeepStrictEqual(stored.job, chain)) {
-      return `its record differs (store: ${stored.job.stateName}, chain: ${chain.stateName})`
-    }
-    if (checkJobHistory(chain, stored.events) === 'inconsistent') {
-      return `its history (${historyText(stored.events)}) cannot lead to ${chain.stateName}`
-    }
-    return undefined
-  }
-
-  /** Reads the job's history again and replaces it when it differs; whether it did. */
-  const repairJob = async (client: Client, job: Job, at: bigint, firstBlock: bigint): Promise<boolean> => {
-    const jobId = BigInt(job.jobId)
-    const created = store.job(jobId)?.events.find(({ event }) => event === 'JobCreated')
-    const fromBlock =
-      created !== undefined
-        ? BigInt(created.blockNumber)
-        : await findBlockByTimestamp(client, { timestamp: BigInt(job.createdAt) })
-    const events = await readJobHistory(client, {
-      escrow,
-      arbiter,
-      jobId,
-      fromBlock: fromBlock > firstBlock ? fromBlock : firstBlock,
-      toBlock: at,
-      window,
-    })
-    const history = events.map(({ event }) => event)
-    const createdInRange = fromBlock >= firstBlock
-    if (checkJobHistory(job, history) === 'inconsistent' || (createdInRange && history[0]?.event !== 'JobCreated')) {
-      throw new IncompleteLogsError({
-        fromBlock,
-        toBlock: at,
-        reason: `the history of job ${jobId} (${historyText(history)}) cannot lead to its state ${job.stateName}`,
-      })
-    }
-    const stored = store.job(jobId)
-    // Every event the store holds came from a log of a block still on the chain (a reorg is rolled
-    // back before the self-check runs): a read that lacks one is partial, however well it fits.
-    const read = new Set(history.map(({ blockNumber, logIndex }) => `${blockNumber}:${logIndex}`))
-    const lacking = stored?.events.filter(({ blockNumber, logIndex }) => !read.has(`${blockNumber}:${logIndex}`)) ?? []
-    if (lacking.length > 0) {
-      throw new IncompleteLogsError({
-        fromBlock,
-        toBlock: at,
-        reason: `the history of job ${jobId} read again lacks ${lacking.length} event${lacking.length === 1 ? '' : 's'} the store holds (${lacking[0]?.event} in block ${lacking[0]?.blockNumber})`,
-      })
-    }
-    if (stored !== undefined && isDeepStrictEqual(stored.job, job) && isDeepStrictEqual(stored.events, history)) return false
-    store.replaceJob({ jobId, job, events })
-    return true
-  }
 
   const repaired = (repair: SelfCheckRepair): void => {
     const { repairs, unrepaired } = store.sync.selfCheck
@@ -149,6 +83,7 @@ export function createSelfCheck({
         return
       }
       const at = cursor.number
+      const { registry, escrow } = deployment
       // Ids created before the first block are not ours to check; until the scan has seen where
       // they start (see readWindow), every id is (ids start at 1).
       const { first } = store.sync.creations
@@ -169,21 +104,7 @@ export function createSelfCheck({
       // rollback by someone else could): compare next time.
       if (store.sync.cursor?.number !== at) return
 
-      const doubtful: number[] = []
-      for (const [index, job] of jobs.entries()) {
-        const stored = store.job(jobIds[index] as bigint)
-        const reason = describeJobDifference(stored, job)
-        if (reason !== undefined) unrepairedJobs.set(jobIds[index] as bigint, reason)
-        else unrepairedJobs.delete(jobIds[index] as bigint)
-        if (reason === undefined && stored !== undefined && checkJobHistory(job, stored.events) === 'doubtful') doubtful.push(index)
-      }
-      for (const [index, service] of services.entries()) {
-        const serviceId = serviceIds[index] as bigint
-        const stored = store.service(serviceId)
-        if (stored === undefined) unrepairedServices.set(serviceId, 'missing from the store')
-        else if (!isDeepStrictEqual(stored, service)) unrepairedServices.set(serviceId, 'its record differs')
-        else unrepairedServices.delete(serviceId)
-      }
+      const doubtful = compareRecords(store, { jobIds, jobs, serviceIds, services, unrepairedJobs, unrepairedServices })
       nextJobToCheck = jobTurn.after
       nextServiceToCheck = serviceTurn.after
       const differences = unrepairedJobs.size + unrepairedServices.size
@@ -207,7 +128,7 @@ export function createSelfCheck({
         const jobId = jobIds[index] as bigint
         const reason = unrepairedJobs.get(jobId)
         if (reason === undefined) continue
-        await repairJob(client, job, at, firstBlock)
+        await repairJob(client, { store, deployment, window, job, at, firstBlock })
         unrepairedJobs.delete(jobId)
         repaired({ kind: 'job', id: jobId, reason })
       }
@@ -216,7 +137,7 @@ export function createSelfCheck({
       for (const index of doubtful) {
         const job = jobs[index] as Job
         const before = historyText(store.job(BigInt(job.jobId))?.events ?? [])
-        if (!(await repairJob(client, job, at, firstBlock))) continue
+        if (!(await repairJob(client, { store, deployment, window, job, at, firstBlock }))) continue
         const { repairs } = store.sync.selfCheck
         store.selfChecked({ repairs: repairs + 1 })
         onRepair({ kind: 'job', id: BigInt(job.jobId), reason: `its history (${before}) lacked events` })
@@ -225,8 +146,42 @@ export function createSelfCheck({
   }
 }
 
-function historyText(events: readonly { event: string }[]): string {
-  return events.map(({ event }) => event).join(', ') || 'no events'
+type CompareRecordsParameters = {
+  jobIds: readonly bigint[]
+  /** The records of `jobIds` as the chain has them, in the same order. */
+  jobs: readonly Job[]
+  serviceIds: readonly bigint[]
+  services: readonly Service[]
+  /** The records known to differ from the chain, with why: updated with what this comparison found. */
+  unrepairedJobs: Map<bigint, string>
+  unrepairedServices: Map<bigint, string>
+}
+
+/**
+ * Compares the records read with the store's: each one that differs is noted in `unrepaired*` with
+ * why, each one that no longer does is taken out. Returns the indexes of the jobs that do not
+ * differ but whose stored history may lack events (checkJobHistory: doubtful).
+ */
+function compareRecords(
+  store: StoreReader,
+  { jobIds, jobs, serviceIds, services, unrepairedJobs, unrepairedServices }: CompareRecordsParameters,
+): number[] {
+  const doubtful: number[] = []
+  for (const [index, job] of jobs.entries()) {
+    const stored = store.job(jobIds[index] as bigint)
+    const reason = describeJobDifference(stored, job)
+    if (reason !== undefined) unrepairedJobs.set(jobIds[index] as bigint, reason)
+    else unrepairedJobs.delete(jobIds[index] as bigint)
+    if (reason === undefined && stored !== undefined && checkJobHistory(job, stored.events) === 'doubtful') doubtful.push(index)
+  }
+  for (const [index, service] of services.entries()) {
+    const serviceId = serviceIds[index] as bigint
+    const stored = store.service(serviceId)
+    if (stored === undefined) unrepairedServices.set(serviceId, 'missing from the store')
+    else if (!isDeepStrictEqual(stored, service)) unrepairedServices.set(serviceId, 'its record differs')
+    else unrepairedServices.delete(serviceId)
+  }
+  return doubtful
 }
 
 function logRepair({ kind, id, reason }: SelfCheckRepair): void {

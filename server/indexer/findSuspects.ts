@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises'
-import type { Store } from '../store/createStore.ts'
+import type { StoreReader } from '../store/StoreReader.ts'
 import { checkJobHistory } from './checkJobHistory.ts'
 
 export type FindSuspectsParameters = {
@@ -15,7 +15,7 @@ export type FindSuspectsReturnType = bigint[]
 const jobsPerTurn = 2_000
 
 /** The jobs among `jobIds` whose stored history does not fit their record (see checkJobHistory). */
-export async function findSuspects(store: Store, { jobIds }: FindSuspectsParameters): Promise<FindSuspectsReturnType> {
+export async function findSuspects(store: StoreReader, { jobIds }: FindSuspectsParameters): Promise<FindSuspectsReturnType> {
   const suspects: bigint[] = []
   let checked = 0
   for (const jobId of jobIds) {

@@ -1,8 +1,9 @@
-import { numberToHex, type Address, type Client } from 'viem'
+import { numberToHex, type Client } from 'viem'
 import { getBlock } from 'viem/actions'
 import { readLogs } from '../../chain/read/readLogs.ts'
 import { readLogRangeHint } from '../../chain/rpc/readLogRangeHint.ts'
 import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
+import type { IndexedDeployment } from '../../config/deployment.ts'
 import { ChainChangedError, LogRangeTooLargeError } from '../../errors/chain.ts'
 import type { ReplaceJobParameters } from '../store/StoreWriter.ts'
 import type { ScanWindow } from './createScanWindow.ts'
@@ -10,8 +11,8 @@ import { arbiterJobEvents, escrowEvents } from './marketEvents.ts'
 import { isJobLog, toHistoryEntry } from './toHistoryEntry.ts'
 
 export type ReadJobHistoryParameters = {
-  escrow: Address
-  arbiter: Address
+  /** Its escrow and arbiter are read (a job's events are theirs). */
+  deployment: IndexedDeployment
   jobId: bigint
   fromBlock: bigint
   toBlock: bigint
@@ -29,7 +30,7 @@ const jobHistoryEvents = [...escrowEvents, ...arbiterJobEvents]
  */
 export async function readJobHistory(
   client: Client,
-  { escrow, arbiter, jobId, fromBlock, toBlock, window }: ReadJobHistoryParameters,
+  { deployment, jobId, fromBlock, toBlock, window }: ReadJobHistoryParameters,
 ): Promise<ReadJobHistoryReturnType> {
   const jobTopic = numberToHex(jobId, { size: 32 })
   const logs = []
@@ -38,7 +39,7 @@ export async function readJobHistory(
     const size = window.size()
     const to = from + size - 1n < toBlock ? from + size - 1n : toBlock
     try {
-      logs.push(...(await readLogs(client, { address: [escrow, arbiter], events: jobHistoryEvents, fromBlock: from, toBlock: to, argTopics: [jobTopic] })))
+      logs.push(...(await readLogs(client, { address: [deployment.escrow, deployment.arbiter], events: jobHistoryEvents, fromBlock: from, toBlock: to, argTopics: [jobTopic] })))
     } catch (cause) {
       const kind = classifyRpcError(cause)
       if (kind !== 'too-large' && kind !== 'timeout') throw cause

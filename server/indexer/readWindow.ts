@@ -1,25 +1,24 @@
-import { toEventSelector, type Address, type Client, type GetLogsReturnType, type Hash, type RpcLog } from 'viem'
+import type { Client, GetLogsReturnType, Hash } from 'viem'
 import { getBlock } from 'viem/actions'
 import { readJobs } from '../../chain/read/readJobs.ts'
 import { readLogs } from '../../chain/read/readLogs.ts'
 import { readServices } from '../../chain/read/readServices.ts'
 import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
+import type { IndexedDeployment } from '../../config/deployment.ts'
 import type { Job } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
-import { ChainChangedError, IncompleteLogsError, LogRangeTooLargeError, MissingCreationsError } from '../../errors/chain.ts'
+import { ChainChangedError, LogRangeTooLargeError, MissingCreationsError } from '../../errors/chain.ts'
 import type { CreationCount, Cursor } from '../store/StoreReader.ts'
-import { countCreations } from './countCreations.ts'
-import { findBloomMisses } from './findBloomMisses.ts'
-import { arbiterJobEvents, escrowEvents, marketEvents, registryEvents } from './marketEvents.ts'
+import { checkBloomMisses } from './checkBloomMisses.ts'
+import { countCreations, type CountCreationsReturnType } from './countCreations.ts'
+import { marketEvents } from './marketEvents.ts'
 import { readNextId } from './readNextId.ts'
 
 export type MarketLog = GetLogsReturnType<undefined, typeof marketEvents, true, bigint, bigint>[number]
 
 export type ReadWindowParameters = {
-  registry: Address
-  escrow: Address
-  /** Read for its events about a job's dispute (see marketEvents). */
-  arbiter: Address
+  /** The registry, the escrow and the arbiter (read for its events about a job's dispute, see marketEvents). */
+  deployment: IndexedDeployment
   fromBlock: bigint
   toBlock: bigint
   /** Hash of `toBlock` when the caller already has it (the head fetched at poll start). */
@@ -97,9 +96,7 @@ export type ReadWindowReturnType = {
 export async function readWindow(
   client: Client,
   {
-    registry,
-    escrow,
-    arbiter,
+    deployment,
     fromBlock,
     toBlock,
     toBlockHash,
@@ -114,17 +111,11 @@ export async function readWindow(
     firstBlockTimestamp,
   }: ReadWindowParameters,
 ): Promise<ReadWindowReturnType> {
+  const { registry, escrow } = deployment
   const toHash = toBlockHash ?? (readToBlockHash ? (await getBlock(client, { blockNumber: toBlock })).hash : undefined)
 
   const [logs, nextAtEnd] = await Promise.all([
-    readLogs(client, { address: [registry, escrow, arbiter], events: marketEvents, fromBlock, toBlock }).catch((cause: unknown) => {
-      // Only the eth_getLogs' own refusal for its size, or its answer late, asks the window smaller
-      // (sent again as it was, a late one would queue behind the answer the node is still
-      // computing); a rate limit or a failed transport says nothing about the range.
-      const kind = classifyRpcError(cause)
-      if (kind === 'too-large' || kind === 'timeout') throw new LogRangeTooLargeError({ fromBlock, toBlock, reason: kind === 'timeout' ? 'timeout' : 'refused', cause })
-      throw cause
-    }),
+    readMarketLogs(client, { deployment, fromBlock, toBlock }),
     checkCountAtEnd
       ? Promise.all([
           readNextId(client, { contract: 'registry', address: registry, blockNumber: toBlock }),
@@ -132,22 +123,7 @@ export async function readWindow(
         ])
       : undefined,
   ])
-  const services = countCreations({
-    kind: 'service',
-    created: logs.flatMap((log) => (log.eventName === 'ServiceRegistered' ? [log.args.serviceId] : [])),
-    nextBefore: creations.next.service,
-    nextAtEnd: nextAtEnd?.[0],
-    fromBlock,
-    toBlock,
-  })
-  const jobs = countCreations({
-    kind: 'job',
-    created: logs.flatMap((log) => (log.eventName === 'JobCreated' ? [log.args.jobId] : [])),
-    nextBefore: creations.next.job,
-    nextAtEnd: nextAtEnd?.[1],
-    fromBlock,
-    toBlock,
-  })
+  const { services, jobs } = countWindowCreations(logs, { creations, nextAtEnd, fromBlock, toBlock })
   const checkBlooms = toBlock - fromBlock + 1n <= bloomCheckBlocks
 
   const registryKey = registry.toLowerCase()
@@ -195,17 +171,9 @@ export async function readWindow(
   }
   checkLead('service', serviceLead, serviceBelowLead?.registeredAt)
   checkLead('job', jobLead, jobBelowLead?.createdAt)
-  if (checkBlooms) await checkBloomMisses(client, { registry, escrow, arbiter, fromBlock, toBlock, headers: allHeaders, logs })
+  if (checkBlooms) await checkBloomMisses(client, { deployment, fromBlock, toBlock, headers: allHeaders, logs })
   const headers = checkBlooms ? allHeaders.filter((header) => blockNumbers.has(header.number)) : allHeaders
-
-  const hashes = new Map(headers.map((header) => [header.number, header.hash]))
-  const endHash = hashes.get(toBlock) ?? toHash
-  if (endHash !== undefined) hashes.set(toBlock, endHash)
-  for (const log of logs) {
-    const hash = hashes.get(log.blockNumber)
-    if (hash !== undefined && hash !== log.blockHash) throw new ChainChangedError({ blockNumber: log.blockNumber })
-  }
-  if (toHash !== undefined && hashes.get(toBlock) !== toHash) throw new ChainChangedError({ blockNumber: toBlock })
+  const endHash = checkLogBlockHashes(logs, { headers, toBlock, toHash })
 
   const firstOf = (first: bigint | undefined, lead: bigint | undefined): bigint | undefined => first ?? lead
   return {
@@ -220,6 +188,72 @@ export async function readWindow(
     services: servicesRead,
     jobs: jobsRead,
   }
+}
+
+/**
+ * The window's logs of the three contracts. Only the eth_getLogs' own refusal for its size, or its
+ * answer late, asks the window smaller (LogRangeTooLargeError: sent again as it was, a late one
+ * would queue behind the answer the node is still computing); a rate limit or a failed transport
+ * says nothing about the range.
+ */
+function readMarketLogs(
+  client: Client,
+  { deployment: { registry, escrow, arbiter }, fromBlock, toBlock }: { deployment: IndexedDeployment; fromBlock: bigint; toBlock: bigint },
+): Promise<MarketLog[]> {
+  return readLogs(client, { address: [registry, escrow, arbiter], events: marketEvents, fromBlock, toBlock }).catch((cause: unknown) => {
+    const kind = classifyRpcError(cause)
+    if (kind === 'too-large' || kind === 'timeout') throw new LogRangeTooLargeError({ fromBlock, toBlock, reason: kind === 'timeout' ? 'timeout' : 'refused', cause })
+    throw cause
+  })
+}
+
+/** The window's creations of each kind, counted on from `creations` and held to the next ids read at its end (countCreations). */
+function countWindowCreations(
+  logs: readonly MarketLog[],
+  {
+    creations,
+    nextAtEnd,
+    fromBlock,
+    toBlock,
+  }: { creations: CreationCount; nextAtEnd: readonly [bigint, bigint] | undefined; fromBlock: bigint; toBlock: bigint },
+): { services: CountCreationsReturnType; jobs: CountCreationsReturnType } {
+  const services = countCreations({
+    kind: 'service',
+    created: logs.flatMap((log) => (log.eventName === 'ServiceRegistered' ? [log.args.serviceId] : [])),
+    nextBefore: creations.next.service,
+    nextAtEnd: nextAtEnd?.[0],
+    fromBlock,
+    toBlock,
+  })
+  const jobs = countCreations({
+    kind: 'job',
+    created: logs.flatMap((log) => (log.eventName === 'JobCreated' ? [log.args.jobId] : [])),
+    nextBefore: creations.next.job,
+    nextAtEnd: nextAtEnd?.[1],
+    fromBlock,
+    toBlock,
+  })
+  return { services, jobs }
+}
+
+/**
+ * The hash of the window's last block, once every log is known to lie in the block of that hash
+ * (its header's, or `toHash` for the last block): a log whose block changed (a reorg during this
+ * window) fails the window with ChainChangedError.
+ */
+function checkLogBlockHashes(
+  logs: readonly MarketLog[],
+  { headers, toBlock, toHash }: { headers: readonly { number: bigint; hash: Hash }[]; toBlock: bigint; toHash: Hash | undefined },
+): Hash | undefined {
+  const hashes = new Map(headers.map((header) => [header.number, header.hash]))
+  const endHash = hashes.get(toBlock) ?? toHash
+  if (endHash !== undefined) hashes.set(toBlock, endHash)
+  for (const log of logs) {
+    const hash = hashes.get(log.blockNumber)
+    if (hash !== undefined && hash !== log.blockHash) throw new ChainChangedError({ blockNumber: log.blockNumber })
+  }
+  if (toHash !== undefined && hashes.get(toBlock) !== toHash) throw new ChainChangedError({ blockNumber: toBlock })
+  return endHash
 }
 
 /**
@@ -250,82 +284,3 @@ function blockRange(fromBlock: bigint, toBlock: bigint): bigint[] {
   for (let number = fromBlock; number <= toBlock; number += 1n) numbers.push(number)
   return numbers
 }
-
-const sourceSelectors = {
-  registry: registryEvents.map((event) => toEventSelector(event)),
-  escrow: escrowEvents.map((event) => toEventSelector(event)),
-  arbiter: arbiterJobEvents.map((event) => toEventSelector(event)),
-}
-
-/**
- * Asks every block whose bloom may hold a log the answer lacks for its logs by hash; one more log
- * there than in the answer fails the window.
- */
-async function checkBloomMisses(
-  client: Client,
-  {
-    registry,
-    escrow,
-    arbiter,
-    fromBlock,
-    toBlock,
-    headers,
-    logs,
-  }: {
-    registry: Address
-    escrow: Address
-    arbiter: Address
-    fromBlock: bigint
-    toBlock: bigint
-    headers: readonly { number: bigint; hash: Hash; logsBloom: `0x${string}` | null }[]
-    logs: readonly MarketLog[]
-  },
-): Promise<void> {
-  const misses = findBloomMisses({
-    headers,
-    logs,
-    sources: [
-      { address: registry, selectors: sourceSelectors.registry },
-      { address: escrow, selectors: sourceSelectors.escrow },
-      { address: arbiter, selectors: sourceSelectors.arbiter },
-    ],
-    fromBlock,
-    toBlock,
-  })
-  if (misses.length === 0) return
-  const hashes = new Map(headers.map((header) => [header.number, header.hash]))
-  // Every log of the block, unfiltered: a node that answers none for a block whose bloom is not
-  // empty is lying (Ponder's check), and our logs among them are counted here, not asked for again.
-  const byHash = await Promise.all(
-    misses.map(
-      (blockHash) =>
-        client.request({ method: 'eth_getLogs', params: [{ blockHash: hashes.get(blockHash) as Hash }] }) as Promise<RpcLog[]>,
-    ),
-  )
-  const ours = new Map([
-    [registry.toLowerCase(), new Set<string>(sourceSelectors.registry)],
-    [escrow.toLowerCase(), new Set<string>(sourceSelectors.escrow)],
-    [arbiter.toLowerCase(), new Set<string>(sourceSelectors.arbiter)],
-  ])
-  for (const [index, blockLogs] of byHash.entries()) {
-    const blockNumber = misses[index] as bigint
-    if (blockLogs.length === 0) {
-      throw new IncompleteLogsError({ fromBlock, toBlock, reason: `block ${blockNumber} has a logsBloom, but the node answers no logs for it` })
-    }
-    const answered = new Set(logs.filter((log) => log.blockNumber === blockNumber).map((log) => log.logIndex))
-    const missing = blockLogs.filter(
-      (log) =>
-        ours.get(log.address.toLowerCase())?.has(log.topics[0] ?? '') === true &&
-        log.logIndex !== null &&
-        !answered.has(Number(log.logIndex)),
-    )
-    if (missing.length > 0) {
-      throw new IncompleteLogsError({
-        fromBlock,
-        toBlock,
-        reason: `block ${blockNumber} holds ${missing.length} more of our logs (first in transaction ${missing[0]?.transactionHash})`,
-      })
-    }
-  }
-}
-

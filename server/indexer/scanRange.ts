@@ -1,19 +1,18 @@
-import type { Address, Client, Hash } from 'viem'
+import type { Client, Hash } from 'viem'
 import { getBlock, getBlockNumber } from 'viem/actions'
 import { classifyRpcError } from '../../chain/rpc/classifyRpcError.ts'
 import { readLogRangeHint } from '../../chain/rpc/readLogRangeHint.ts'
 import { LogRangeTooLargeError, MissingCreationsError } from '../../errors/chain.ts'
-import type { Store } from '../store/createStore.ts'
-import type { CreationCount } from '../store/StoreReader.ts'
+import type { IndexedDeployment } from '../../config/deployment.ts'
+import type { CreationCount, StoreReader } from '../store/StoreReader.ts'
+import type { StoreWriter } from '../store/StoreWriter.ts'
 import { applyLogs } from './applyLogs.ts'
 import type { ScanWindow } from './createScanWindow.ts'
 import { readWindow } from './readWindow.ts'
 
 export type ScanRangeParameters = {
-  store: Store
-  registry: Address
-  escrow: Address
-  arbiter: Address
+  store: StoreReader & StoreWriter
+  deployment: IndexedDeployment
   fromBlock: bigint
   /** The head when the scan starts; a scan that outlives `readAtMaxAgeMs` goes on to a newer one. */
   toBlock: bigint
@@ -87,9 +86,7 @@ export async function scanRange(
   client: Client,
   {
     store,
-    registry,
-    escrow,
-    arbiter,
+    deployment,
     fromBlock,
     toBlock,
     toBlockHash,
@@ -126,9 +123,7 @@ export async function scanRange(
     const readStart = performance.now()
     try {
       read = await readWindow(client, {
-        registry,
-        escrow,
-        arbiter,
+        deployment,
         fromBlock: from,
         toBlock: to,
         toBlockHash: to === target ? targetHash : undefined,
@@ -187,7 +182,7 @@ async function readHead(client: Client, { attempts }: { attempts: number }): Pro
  */
 async function rewindForMissingCreations(
   client: Client,
-  { store, error, firstBlock }: { store: Store; error: MissingCreationsError; firstBlock: bigint },
+  { store, error, firstBlock }: { store: StoreReader & StoreWriter; error: MissingCreationsError; firstBlock: bigint },
 ): Promise<void> {
   const heldId = error.fromId - 1n
   const created =

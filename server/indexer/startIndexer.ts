@@ -3,8 +3,10 @@ import { httpWithDeadline } from '../../chain/rpc/httpWithDeadline.ts'
 import type { Config } from '../../config/ConfigSchema.ts'
 import { redactUrl } from '../../config/redactUrl.ts'
 import { NodeUnreachableError } from '../../errors/chain.ts'
+import { createStore } from '../store/createStore.ts'
 import { checkNode } from './checkNode.ts'
-import { createIndexer, describeFailure, type CreateIndexerParameters, type Indexer } from './createIndexer.ts'
+import { createIndexer, type CreateIndexerParameters, type Indexer } from './createIndexer.ts'
+import { describeFailure } from './describeFailure.ts'
 import { createIndexerTransport, type CreateIndexerTransportReturnType, type RpcNodeLimits } from './createIndexerTransport.ts'
 
 export type StartIndexerParameters = Pick<
@@ -12,7 +14,12 @@ export type StartIndexerParameters = Pick<
   'rpcUrl' | 'wsRpcUrl' | 'chainId' | 'network' | 'registry' | 'escrow' | 'arbiter' | 'startBlock' | 'deployTimestamp' | 'pollIntervalMs'
 > &
   Partial<Pick<Config, 'fallbackRpcUrls' | 'rpcRateLimit' | 'logRange'>>
-export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg' | 'onLogRangeLimit' | 'store' | 'commit'> & {
+export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg' | 'onLogRangeLimit' | 'commit'> & {
+  /**
+   * The store to index into, when the caller made it: one loaded from a durable store resumes from
+   * its cursor (default: a new, empty one).
+   */
+  store?: CreateIndexerParameters['store'] | undefined
   /** Per-request deadline of the RPC client, headers and body (default 10,000 ms; see httpWithDeadline). */
   timeoutMs?: number
   /**
@@ -46,12 +53,9 @@ export function startIndexer(
   const startBlock =
     config.startBlock ?? (config.deployTimestamp === null ? 0n : { timestamp: BigInt(config.deployTimestamp) })
   const indexer = createIndexer(client, {
-    registry: config.registry,
-    escrow: config.escrow,
-    arbiter: config.arbiter,
+    deployment: { registry: config.registry, escrow: config.escrow, arbiter: config.arbiter },
     startBlock,
     chainId: config.chainId,
-    network: config.network,
     pollIntervalMs: config.pollIntervalMs,
     // A call may wait out its deadline on every node in turn before the last one answers it.
     pollStallMs: timeoutMs * (2 + (config.fallbackRpcUrls?.length ?? 0)),
@@ -62,7 +66,7 @@ export function startIndexer(
     onPoll,
     onReorg,
     onLogRangeLimit,
-    store,
+    store: store ?? createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network }),
     commit,
   })
   const stopWatchingStalls = watchStalls(() => indexer.store.nodesStalled(stalls()))

@@ -9,7 +9,7 @@ import { followHeads, type FollowHeadsChange, type FollowHeadsParameters } from 
 import { startRestIndexer } from '../../server/startRestIndexer.ts'
 import { startIndexer } from '../../server/indexer/startIndexer.ts'
 import { getHealth, getJob } from '../../server/readers/index.ts'
-import type { Store } from '../../server/store/createStore.ts'
+import { createStore, type Store } from '../../server/store/createStore.ts'
 import { listenApp } from '../rest/startRestServer.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { startFaultProxy } from '../support/faultProxy.ts'
@@ -290,12 +290,10 @@ describe('indexer following new heads', () => {
       }
     }
     const indexer = createIndexer(createPublicClient({ transport: watched }), {
-      registry: deployment.registry,
-      escrow: deployment.escrow,
-      arbiter: deployment.arbiter,
+      deployment,
       startBlock: BigInt(deployment.deployBlock),
       chainId: deployment.chainId,
-      network: 'devnet',
+      store: createStore({ pollIntervalMs: longPollMs, chainId: deployment.chainId, network: 'devnet' }),
       pollIntervalMs: longPollMs,
       newHeads: { url: rpcUrl.replace('http://', 'ws://') },
       onNewHeadsChange: () => undefined,
@@ -362,12 +360,10 @@ describe('indexer following new heads', () => {
       }
     }
     const indexer = createIndexer(createPublicClient({ transport: lagging }), {
-      registry: deployment.registry,
-      escrow: deployment.escrow,
-      arbiter: deployment.arbiter,
+      deployment,
       startBlock: BigInt(deployment.deployBlock),
       chainId: deployment.chainId,
-      network: 'devnet',
+      store: createStore({ pollIntervalMs: longPollMs, chainId: deployment.chainId, network: 'devnet' }),
       pollIntervalMs: longPollMs,
       retryDelayMs: 50,
       newHeads: { url: rpcUrl.replace('http://', 'ws://') },

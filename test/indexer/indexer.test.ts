@@ -47,9 +47,7 @@ describe('restart', () => {
 async function readWholeMarket() {
   const store = createStore({ pollIntervalMs: 200, chainId: deployment.chainId, network: 'devnet' })
   const read = await readWindow(node, {
-    registry: deployment.registry,
-    escrow: deployment.escrow,
-    arbiter: deployment.arbiter,
+    deployment,
     fromBlock: BigInt(deployment.deployBlock),
     toBlock: await getBlockNumber(node, { cacheTime: 0 }),
     creations: store.sync.creations,

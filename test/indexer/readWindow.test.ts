@@ -8,14 +8,13 @@ import { readChainMarket } from './support/readChainMarket.ts'
 
 const { rpcUrl, deployment } = inject('devnet')
 const client = createPublicClient({ transport: http(rpcUrl, { batch: true }) })
-const { registry, escrow, arbiter } = deployment
 const fromBlock = BigInt(deployment.deployBlock)
 const toBlock = await getBlockNumber(client)
 const chain = await readChainMarket(client, deployment)
 const firstBlockTimestamp = (await getBlock(client, { blockNumber: fromBlock })).timestamp
 /** Nothing counted yet: the indexer's first window. */
 const unknownCreations: CreationCount = { next: { service: undefined, job: undefined }, first: { service: undefined, job: undefined }, checkedAt: undefined }
-const base = { registry, escrow, arbiter, fromBlock, toBlock, creations: unknownCreations, firstBlockTimestamp }
+const base = { deployment, fromBlock, toBlock, creations: unknownCreations, firstBlockTimestamp }
 
 test('default', async () => {
   const read = await readWindow(client, base)

@@ -4,6 +4,7 @@ import { expect, inject, test } from 'vitest'
 import { readByIdsCode } from '../../chain/read/readByIdsCode.ts'
 import { MissingCreationsError } from '../../errors/chain.ts'
 import { createIndexer } from '../../server/indexer/createIndexer.ts'
+import { createStore } from '../../server/store/createStore.ts'
 import { startLongHistoryDevnet, type LongHistoryBurst } from '../support/startLongHistoryDevnet.ts'
 import { createTestIndexer, waitForHead } from './support/createTestIndexer.ts'
 import { readChainMarket } from './support/readChainMarket.ts'
@@ -49,12 +50,10 @@ test('a job is read once per scan, however many windows its events fall in', asy
   })
   const errors: unknown[] = []
   const indexer = createIndexer(client, {
-    registry: deployment.registry,
-    escrow: deployment.escrow,
-    arbiter: deployment.arbiter,
+    deployment,
     startBlock: BigInt(deployment.deployBlock),
     chainId: deployment.chainId,
-    network: 'devnet',
+    store: createStore({ pollIntervalMs: 3_000, chainId: deployment.chainId, network: 'devnet' }),
     maxWindow,
     // The self-check reads jobs again on purpose; this counts the scan's reads.
     selfCheckJobs: 0,
@@ -94,12 +93,10 @@ test('creations left out of a window are found by a later one: the store goes ba
     })
     const errors: unknown[] = []
     const indexer = createIndexer(createPublicClient({ transport }), {
-      registry: devnet.deployment.registry,
-      escrow: devnet.deployment.escrow,
-      arbiter: devnet.deployment.arbiter,
+      deployment: devnet.deployment,
       startBlock: BigInt(devnet.deployment.deployBlock),
       chainId: devnet.deployment.chainId,
-      network: 'devnet',
+      store: createStore({ pollIntervalMs: 100, chainId: devnet.deployment.chainId, network: 'devnet' }),
       maxWindow: windowBlocks,
       pollIntervalMs: 100,
       retryDelayMs: 10,

@@ -1,8 +1,9 @@
 import { createPublicClient, http, type HttpTransportConfig, type PublicClient } from 'viem'
 import type { Deployment } from '../../../config/deployment.ts'
 import { createIndexer, type CreateIndexerParameters, type Indexer } from '../../../server/indexer/createIndexer.ts'
+import { createStore } from '../../../server/store/createStore.ts'
 
-export type CreateTestIndexerParameters = Partial<Omit<CreateIndexerParameters, 'registry' | 'escrow' | 'arbiter'>> & {
+export type CreateTestIndexerParameters = Partial<Omit<CreateIndexerParameters, 'deployment'>> & {
   rpcUrl: string
   deployment: Pick<Deployment, 'registry' | 'escrow' | 'arbiter' | 'deployBlock' | 'chainId'>
   /** Per-request timeout of the indexer's RPC client. */
@@ -21,15 +22,14 @@ export type TestIndexer = Indexer & {
 export function createTestIndexer({ rpcUrl, deployment, timeoutMs = 5_000, onFetchRequest, ...options }: CreateTestIndexerParameters): TestIndexer {
   const client = createPublicClient({ transport: http(rpcUrl, { batch: { batchSize: 100 }, retryCount: 0, timeout: timeoutMs, onFetchRequest }) })
   const errors: unknown[] = []
+  const { pollIntervalMs = 3_000, chainId = deployment.chainId, now } = options
   const indexer = createIndexer(client, {
-    registry: deployment.registry,
-    escrow: deployment.escrow,
-    arbiter: deployment.arbiter,
+    deployment,
     startBlock: BigInt(deployment.deployBlock),
     chainId: deployment.chainId,
-    network: 'devnet',
     onError: (error) => errors.push(error),
     ...options,
+    store: options.store ?? createStore({ pollIntervalMs, chainId, network: 'devnet', now }),
   })
   return { ...indexer, client, errors }
 }
