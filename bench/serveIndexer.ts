@@ -6,6 +6,7 @@ import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
 import { buildApp } from '../server/http/buildApp.ts'
 import { buildDocsHtml } from '../server/http/buildDocsHtml.ts'
 import { startIndexer } from '../server/indexer/startIndexer.ts'
+import { createStore } from '../server/store/createStore.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
 import { watchEventLoop, type LoopDelayFigures } from './watchEventLoop.ts'
 import { unlimitedClientFlags } from './unlimitedClientFlags.ts'
@@ -82,7 +83,7 @@ const docsHtml = await buildDocsHtml({ openApiPath, title: (JSON.parse(openApiTe
 const baseline = measureMemory()
 const startedAt = performance.now()
 const loop = watchEventLoop()
-const indexer = startIndexer(config)
+const indexer = startIndexer(config, { store: createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network }) })
 await indexer.start()
 const loopDelay = loop.stop()
 const backfillMs = performance.now() - startedAt

@@ -3,7 +3,6 @@ import { httpWithDeadline } from '../../chain/rpc/httpWithDeadline.ts'
 import type { Config } from '../../config/ConfigSchema.ts'
 import { redactUrl } from '../../config/redactUrl.ts'
 import { NodeUnreachableError } from '../../errors/chain.ts'
-import { createStore } from '../store/createStore.ts'
 import { checkNode } from './checkNode.ts'
 import { createIndexer, type CreateIndexerParameters, type Indexer } from './createIndexer.ts'
 import { describeFailure } from './describeFailure.ts'
@@ -15,11 +14,8 @@ export type StartIndexerParameters = Pick<
 > &
   Partial<Pick<Config, 'fallbackRpcUrls' | 'rpcRateLimit' | 'logRange'>>
 export type StartIndexerOptions = Pick<CreateIndexerParameters, 'onError' | 'onNewHeadsChange' | 'maxWindow' | 'onPoll' | 'onReorg' | 'onLogRangeLimit' | 'commit'> & {
-  /**
-   * The store to index into, when the caller made it: one loaded from a durable store resumes from
-   * its cursor (default: a new, empty one).
-   */
-  store?: CreateIndexerParameters['store'] | undefined
+  /** The store to index into, made by the caller: one loaded from a durable store resumes from its cursor. */
+  store: CreateIndexerParameters['store']
   /** Per-request deadline of the RPC client, headers and body (default 10,000 ms; see httpWithDeadline). */
   timeoutMs?: number
   /**
@@ -46,7 +42,7 @@ const batchSize = 100
  */
 export function startIndexer(
   config: StartIndexerParameters,
-  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, onLogRangeLimit, observeTransport = (transport) => transport, rpc, store, commit }: StartIndexerOptions = {},
+  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, onLogRangeLimit, observeTransport = (transport) => transport, rpc, store, commit }: StartIndexerOptions,
 ): StartIndexerReturnType {
   const { transport, limits, stalls, watchStalls } = rpc ?? createNodeTransports(config, { timeoutMs })
   const client = createPublicClient({ transport: observeTransport(transport) })
@@ -66,7 +62,7 @@ export function startIndexer(
     onPoll,
     onReorg,
     onLogRangeLimit,
-    store: store ?? createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network }),
+    store,
     commit,
   })
   const stopWatchingStalls = watchStalls(() => indexer.store.nodesStalled(stalls()))

@@ -22,7 +22,7 @@
  *                                                             hash any case; throws TransactionNotFoundError (transaction_not_found)
  *   getHealth(store, { now?: number })         → { ok, health: Health }  ok → HTTP 200, else 503
  *
- * The store comes from `startIndexer(config)` (server/indexer/startIndexer.ts) as `indexer.store`.
+ * The store is any `StoreReader`: server/startRestIndexer.ts makes one (createStore) and the indexer fills it.
  */
 export { listServices, type ListServicesReturnType } from './listServices.ts'
 export { getService, type GetServiceParameters, type GetServiceReturnType } from './getService.ts'

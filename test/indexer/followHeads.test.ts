@@ -166,7 +166,7 @@ describe('indexer following new heads', () => {
     })
     expect(config.wsRpcUrl).toBe(rpcUrl.replace('http://', 'ws://'))
     const changes: FollowHeadsChange[] = []
-    const indexer = startIndexer(config, { onNewHeadsChange: (change) => changes.push(change) })
+    const indexer = startIndexer(config, { store: createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network }), onNewHeadsChange: (change) => changes.push(change) })
     const server = await listenApp({ store: indexer.store })
     try {
       const client = initClient(marketContract, { baseUrl: server.baseUrl, baseHeaders: {} })

@@ -4,6 +4,7 @@ import { createPublicClient, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { loadConfig } from '../../config/loadConfig.ts'
 import { startIndexer, type StartIndexerReturnType } from '../../server/indexer/startIndexer.ts'
+import { createStore } from '../../server/store/createStore.ts'
 import { getHealth } from '../../server/readers/index.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy.ts'
@@ -41,7 +42,7 @@ test('a 2,000,000-block history through a full node with limits: ready, equal to
   const errors: unknown[] = []
   const limits: bigint[] = []
   const startedAt = performance.now()
-  indexer = startIndexer(config, { onError: (error) => errors.push(error), onLogRangeLimit: (blocks) => limits.push(blocks) })
+  indexer = startIndexer(config, { store: createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network }), onError: (error) => errors.push(error), onLogRangeLimit: (blocks) => limits.push(blocks) })
   await indexer.start()
   const seconds = (performance.now() - startedAt) / 1000
   const blocks = Number(devnet.head - BigInt(devnet.deployment.deployBlock) + 1n)

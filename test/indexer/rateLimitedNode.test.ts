@@ -4,6 +4,7 @@ import { startCountingProxy, type StartCountingProxyReturnType } from '../../ben
 import { loadConfig } from '../../config/loadConfig.ts'
 import { describeFailure } from '../../server/indexer/describeFailure.ts'
 import { startIndexer, type StartIndexerReturnType } from '../../server/indexer/startIndexer.ts'
+import { createStore } from '../../server/store/createStore.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy.ts'
 import { startLongHistoryDevnet, type StartLongHistoryDevnetReturnType } from '../support/startLongHistoryDevnet.ts'
@@ -47,7 +48,7 @@ test('a node that refuses over-quota batches with one 429 error object: its Retr
   const errors: unknown[] = []
   const limits: bigint[] = []
   const startedAt = performance.now()
-  indexer = startIndexer(config, { onError: (error) => errors.push(error), onLogRangeLimit: (blocks) => limits.push(blocks) })
+  indexer = startIndexer(config, { store: createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network }), onError: (error) => errors.push(error), onLogRangeLimit: (blocks) => limits.push(blocks) })
   await indexer.start()
   const seconds = (performance.now() - startedAt) / 1000
   const [limiter] = indexer.rpcLimits()

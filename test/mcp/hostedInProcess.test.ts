@@ -70,7 +70,7 @@ describe("hosted MCP server reading the indexer's store in process", () => {
   let mcpUrl: string
 
   beforeAll(async () => {
-    indexer = startIndexer(config)
+    indexer = startIndexer(config, { store: createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network }) })
     await indexer.start()
     hosted = await startHostedMcpServer(config, { store: indexer.store, log: () => {} })
     mcpUrl = `${hosted.url}/mcp`

@@ -6,6 +6,7 @@ import { loadConfig } from '../../config/loadConfig.ts'
 import { startHostedMcpServer, type StartHostedMcpServerReturnType } from '../../mcp/hosted/startHostedMcpServer.ts'
 import type { Indexer } from '../../server/indexer/createIndexer.ts'
 import { startIndexer } from '../../server/indexer/startIndexer.ts'
+import { createStore } from '../../server/store/createStore.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 
 // An argument a tool does not take is an invalid-params error naming the allowed ones, never
@@ -21,7 +22,7 @@ beforeAll(async () => {
     argv: ['--network', 'devnet', '--rpc-url', devnet.rpcUrl, ...deploymentArgv(devnet.deployment), '--poll-interval', '250', '--host', '127.0.0.1', '--mcp-port', '0'],
     env: {},
   })
-  indexer = startIndexer(config)
+  indexer = startIndexer(config, { store: createStore({ pollIntervalMs: config.pollIntervalMs, chainId: config.chainId, network: config.network }) })
   await indexer.start()
   hosted = await startHostedMcpServer(config, { store: indexer.store, log: () => {} })
   client = new Client({ name: 'strict-arguments-test', version: '1.0.0' })
