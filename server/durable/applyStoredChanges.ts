@@ -1,8 +1,8 @@
-import type { StoreWriter, SyncSnapshot } from '../store/StoreWriter.ts'
+import type { StoreSnapshots, SyncSnapshot } from '../store/StoreWriter.ts'
 import type { StoredPage } from './readStoredChanges.ts'
 
 /** Puts a page of stored records into the store, in one synchronous pass. */
-export function applyStoredPage(store: StoreWriter, page: StoredPage): void {
+export function applyStoredPage(store: StoreSnapshots, page: StoredPage): void {
   if (page.kind === 'services') for (const [serviceId, snapshot] of page.records) store.restoreService(serviceId, snapshot)
   else for (const [jobId, snapshot] of page.records) store.restoreJob(jobId, snapshot)
 }
@@ -12,7 +12,7 @@ export function applyStoredPage(store: StoreWriter, page: StoredPage): void {
  * reader sees the store before the commit or after it, never between. `standing` says which of
  * where indexing stood to take.
  */
-export function applyStoredChanges(store: StoreWriter, { pages, sync }: { pages: readonly StoredPage[]; sync: SyncSnapshot | undefined }, { standing }: { standing: 'all' | 'resume' }): void {
+export function applyStoredChanges(store: StoreSnapshots, { pages, sync }: { pages: readonly StoredPage[]; sync: SyncSnapshot | undefined }, { standing }: { standing: 'all' | 'resume' }): void {
   for (const page of pages) applyStoredPage(store, page)
   if (sync === undefined) return
   if (standing === 'all') return store.restoreSync(sync)

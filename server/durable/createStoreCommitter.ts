@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises'
-import type { Store } from '../store/createStore.ts'
+import type { StoreSnapshots } from '../store/StoreWriter.ts'
 import type { Database, Query } from './Database.ts'
 import { jobToJson, serviceToJson, syncToJson } from './storedJson.ts'
 
@@ -21,8 +21,8 @@ export type StoreCommitter = {
 
 export type CreateStoreCommitterParameters = {
   database: Database
-  /** Created with `trackChanges`, and holding what the database holds (see loadStore). */
-  store: Store
+  /** Created with `trackChanges`, and holding what the database holds (see openDurableStore). */
+  store: StoreSnapshots
   /** The revision the database is at. */
   revision: bigint
   /** Extra facts kept with each commit (the node's learned limits), written as they are. */

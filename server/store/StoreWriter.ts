@@ -9,19 +9,40 @@ import type { NodeStall } from '../../chain/rpc/createNodeStallWatch.ts'
 import type { BlockRef, CreationCount, Cursor, ReplicaStanding, SelfCheckStatus, StoreSync } from './StoreReader.ts'
 
 /** What the indexer applies windows, rollbacks and repairs through (and what it reads back to do so). */
-export type StoreWriter = {
+export type StoreWriter = RecordWriter &
+  SyncWriter &
+  StoreSnapshots & {
+    /**
+     * Undoes every block above `ancestor`, which becomes the cursor; the creation count goes back
+     * with it (the next ids follow from the creations still held).
+     */
+    rollback(ancestor: BlockRef): void
+    /** Forgets everything (the first ids, a fact of the chain before the indexed range, stay known). */
+    clear(): void
+  }
+
+/** The records' side of the writer: services and jobs, their events, and which ones a rollback left stale. */
+export type RecordWriter = {
   /** Ids whose records a rollback left possibly stale: the next window reads them again. */
   readonly staleServiceIds: ReadonlySet<bigint>
   readonly staleJobIds: ReadonlySet<bigint>
-  /** Recently applied blocks (number → hash), oldest first, for reorg detection. */
-  readonly recentBlocks: ReadonlyMap<bigint, Hash>
-
   putService(parameters: PutServiceParameters): void
   putJob(parameters: PutJobParameters): void
   /** Adds an event to a stored service; a log already applied (same block and log index) changes nothing. */
   addServiceEvent(parameters: AddServiceEventParameters): void
   /** Adds an event to a stored job; a log already applied (same block and log index) changes nothing. */
   addJobEvent(parameters: AddJobEventParameters): void
+  /**
+   * Replaces a job's record and its whole history with what was just read from the chain (a
+   * repair): the counters follow. Events are given oldest first.
+   */
+  replaceJob(parameters: ReplaceJobParameters): void
+}
+
+/** Where indexing stands (the health reader's `sync`), as the indexer and a replica record it. */
+export type SyncWriter = {
+  /** Recently applied blocks (number → hash), oldest first, for reorg detection. */
+  readonly recentBlocks: ReadonlyMap<bigint, Hash>
   /**
    * Marks `block` fully applied: it becomes the cursor and, with its hash, is remembered for reorg
    * checks. `creations` is what its window counted (default: as before).
@@ -33,13 +54,6 @@ export type StoreWriter = {
   followingNewHeads(state: Health['newHeads']): void
   /** Records that the new-heads subscription announced a head. */
   headAnnounced(at: number): void
-  /**
-   * Undoes every block above `ancestor`, which becomes the cursor; the creation count goes back
-   * with it (the next ids follow from the creations still held).
-   */
-  rollback(ancestor: BlockRef): void
-  /** Forgets everything (the first ids, a fact of the chain before the indexed range, stay known). */
-  clear(): void
   /** Records whether the node serves the configured chain (undefined) or another one. */
   servingChain(mismatch: ChainIdMismatchError | undefined): void
   /** Records which nodes hold a request unanswered now, for the health reader. */
@@ -48,12 +62,12 @@ export type StoreWriter = {
   pollFailed(error: { code: string; message: string }): void
   /** Records where the self-check stands. */
   selfChecked(status: Partial<SelfCheckStatus>): void
-  /**
-   * Replaces a job's record and its whole history with what was just read from the chain (a
-   * repair): the counters follow. Events are given oldest first.
-   */
-  replaceJob(parameters: ReplaceJobParameters): void
+  /** Records where a read-only replica stands against its writer. */
+  followedWriter(standing: ReplicaStanding): void
+}
 
+/** What the durable store writes after each window and puts back on a load or a replica's catch-up (server/durable). */
+export type StoreSnapshots = {
   /**
    * The ids of the records changed (written, rolled back or removed) since the last call, which
    * starts a new set; only a store created with `trackChanges` keeps them. The durable store
@@ -72,8 +86,6 @@ export type StoreWriter = {
   restoreJob(jobId: bigint, snapshot: JobSnapshot | undefined): void
   /** Takes where indexing stands from what was kept (a restart) or what the writer wrote (a replica). */
   restoreSync(snapshot: SyncSnapshot): void
-  /** Records where a read-only replica stands against its writer. */
-  followedWriter(standing: ReplicaStanding): void
 }
 
 export type ReplaceJobParameters = PutJobParameters & { events: readonly Omit<AddJobEventParameters, 'jobId'>[] }

@@ -1,8 +1,8 @@
 import type { DisputeEvent } from '../../contract/disputeEvent.ts'
-import { compareUintText } from './compareUintText.ts'
+import { compareLogs } from './compareLogs.ts'
 import type { JobKey } from './jobsById.ts'
 
-/** A job's dispute events with their arguments, kept beside its packed history (see createStore). */
+/** A job's dispute events with their arguments, kept beside its packed history (see createJobRecords). */
 export type DisputeEvents = {
   /** The job's dispute events, oldest first; empty for a job never disputed. */
   get(key: JobKey): readonly DisputeEvent[]
@@ -18,7 +18,7 @@ const noEvents: readonly DisputeEvent[] = []
 
 /**
  * Disputes are rare and a job's history is packed to a few slots per event with no arguments
- * (createStore's History), so the arguments of the dispute events live here, in a map that holds
+ * (jobHistory.ts), so the arguments of the dispute events live here, in a map that holds
  * an entry only for a job that was disputed: every other job costs nothing.
  */
 export function createDisputeEvents(): DisputeEvents {
@@ -29,7 +29,7 @@ export function createDisputeEvents(): DisputeEvents {
       const events = byJob.get(key) ?? noEvents
       if (events.some((held) => held.blockNumber === event.blockNumber && held.logIndex === event.logIndex)) return
       let index = events.length
-      while (index > 0 && compareLogs(events[index - 1] as DisputeEvent, event) > 0) index -= 1
+      while (index > 0 && compareEvents(events[index - 1] as DisputeEvent, event) > 0) index -= 1
       byJob.set(key, events.toSpliced(index, 0, event))
     },
     keep(key, isHeld) {
@@ -44,6 +44,6 @@ export function createDisputeEvents(): DisputeEvents {
   }
 }
 
-function compareLogs(a: DisputeEvent, b: DisputeEvent): number {
-  return compareUintText(a.blockNumber, b.blockNumber) || a.logIndex - b.logIndex
+function compareEvents(a: DisputeEvent, b: DisputeEvent): number {
+  return compareLogs(a.blockNumber, a.logIndex, b)
 }

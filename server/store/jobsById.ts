@@ -36,3 +36,22 @@ export function lowerBoundById(entries: readonly Keyed[], key: JobKey): number {
   }
   return low
 }
+
+/**
+ * The entry with this key. The escrow hands ids out one by one, so a store holds a run of them
+ * without gaps (maybe after a few older ones touched later): counted back from the newest entry,
+ * or on from the oldest, the position is then exact. Otherwise, a binary search.
+ */
+export function findJob<entry extends Keyed>(entries: readonly entry[], key: JobKey): entry | undefined {
+  const newest = entries.at(-1)
+  if (newest === undefined) return undefined
+  // The newest key is the largest: when it is a number, every key is.
+  if (typeof key === 'number' && typeof newest.key === 'number') {
+    const fromNewest = entries[entries.length - 1 - (newest.key - key)]
+    if (fromNewest?.key === key) return fromNewest
+    const fromOldest = entries[key - ((entries[0] as entry).key as number)]
+    if (fromOldest?.key === key) return fromOldest
+  }
+  const found = entries[lowerBoundById(entries, key)]
+  return found?.key === key ? found : undefined
+}
