@@ -1,22 +1,11 @@
-import type { StoredJob } from '../store/StoreReader.ts'
-import type { StoreChanges } from '../store/StoreWriter.ts'
-
-/** The ids of the records changed since the last `take`: what the durable store's next commit writes. */
-export type ChangeTracker = {
-  serviceChanged(serviceId: bigint): void
-  /** Takes the job rather than its id: a store that keeps no changes never parses one. */
-  jobChanged(job: StoredJob): void
-  /** Runs `restore` without keeping its changes: a restore puts back what the database holds, nothing of it is to be written back. */
-  untracked(restore: () => void): void
-  /** The ids kept since the last call (see StoreWriter's `takeChanges`), which starts a new set. */
-  take(): StoreChanges
-}
+import type { ChangeTracker } from '../store/ChangeTracker.ts'
 
 export type CreateChangeTrackerParameters = {
   /** Whether to keep anything (the durable store's writer does; a replica and a store in memory do not). */
   enabled: boolean
 }
 
+/** Keeps the ids of changed records in memory until the durable store's committer takes them. */
 export function createChangeTracker({ enabled }: CreateChangeTrackerParameters): ChangeTracker {
   let serviceIds = new Set<bigint>()
   let jobIds = new Set<bigint>()

@@ -3,7 +3,7 @@ import { beforeRange, type ServiceRecords } from '../store/createServiceRecords.
 import type { SyncState } from '../store/createSyncState.ts'
 import { eventSlots, settledWeiAt, type HistorySlot, type JobEntry } from '../store/jobHistory.ts'
 import type { StoreSnapshots } from '../store/StoreWriter.ts'
-import type { ChangeTracker } from './createChangeTracker.ts'
+import type { ChangeTracker } from '../store/ChangeTracker.ts'
 
 export type CreateStoreSnapshotsParameters = {
   services: ServiceRecords

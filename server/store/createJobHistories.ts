@@ -1,5 +1,5 @@
 import type { JobEvent } from '../../contract/job.ts'
-import type { ChangeTracker } from '../durable/createChangeTracker.ts'
+import type { ChangeTracker } from './ChangeTracker.ts'
 import { countHistory } from './countHistory.ts'
 import { createDisputeEvents, type DisputeEvents } from './createDisputeEvents.ts'
 import { createTransactionIndex, sameSlot } from './createTransactionIndex.ts'

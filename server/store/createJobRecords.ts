@@ -1,5 +1,5 @@
 import type { Job } from '../../contract/job.ts'
-import type { ChangeTracker } from '../durable/createChangeTracker.ts'
+import type { ChangeTracker } from './ChangeTracker.ts'
 import { compareLogs } from './compareLogs.ts'
 import { compareUintText } from './compareUintText.ts'
 import { createJobHistories, type JobHistories } from './createJobHistories.ts'

@@ -1,6 +1,6 @@
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
-import type { ChangeTracker } from '../durable/createChangeTracker.ts'
+import type { ChangeTracker } from './ChangeTracker.ts'
 import { compareLogs } from './compareLogs.ts'
 import { compareUintText } from './compareUintText.ts'
 import { createSellerIndex } from './createSellerIndex.ts'

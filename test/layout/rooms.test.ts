@@ -41,6 +41,7 @@ const forbidden: readonly { importer: string; target: string; allowed?: readonly
     allowed: ['server/readers/', 'server/store/StoreReader.ts'],
     why: 'readers read the store through StoreReader',
   },
+  { importer: 'server/store/createStore.ts', target: 'server/', allowed: ['server/store/', 'server/durable/createChangeTracker.ts', 'server/durable/createStoreSnapshots.ts'], why: "the store's composition wires in the durable store's snapshots and change tracking, nothing else of the server" },
   { importer: 'server/store/', target: 'server/', allowed: ['server/store/'], why: 'the store knows neither its writers nor its readers' },
   {
     importer: 'mcp/',
