@@ -58,7 +58,7 @@ export type CreationCount = {
 export type StoreSync = {
   /** Last block whose logs are all applied; undefined before the first window. */
   cursor: Cursor | undefined
-  /** Chain head at the last successful poll. */
+  /** Chain head as a poll last read it (at its start: a back-fill's target before it is reached). */
   headBlock: bigint | undefined
   /** When the initial back-fill reached the head. */
   backfilledAt: number | undefined

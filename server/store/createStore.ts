@@ -438,6 +438,10 @@ export function createStore({
       }
     },
 
+    headSeen(headBlock) {
+      sync.headBlock = headBlock
+    },
+
     polled({ headBlock, at }) {
       sync.headBlock = headBlock
       sync.lastPollAt = at
