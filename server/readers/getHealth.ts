@@ -1,5 +1,5 @@
-import { toCounters } from '../../chain/mappers/toCounters.ts'
-import { toHealth } from '../../chain/mappers/toHealth.ts'
+import { toCounters } from './toCounters.ts'
+import { toHealth } from './toHealth.ts'
 import type { Health } from '../../contract/health.ts'
 import type { StoreReader } from '../store/StoreReader.ts'
 

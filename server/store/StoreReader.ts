@@ -1,6 +1,6 @@
 import type { Hash } from 'viem'
 import type { NodeStall } from '../../chain/rpc/createNodeStallWatch.ts'
-import type { ToCountersParameters } from '../../chain/mappers/toCounters.ts'
+import type { ToCountersParameters } from '../readers/toCounters.ts'
 import type { Health } from '../../contract/health.ts'
 import type { Job, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'

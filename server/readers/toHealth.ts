@@ -1,4 +1,4 @@
-import type { NodeStall } from '../rpc/createNodeStallWatch.ts'
+import type { NodeStall } from '../../chain/rpc/createNodeStallWatch.ts'
 import type { Health } from '../../contract/health.ts'
 
 export type ToHealthParameters = Omit<Health, 'lastIndexedBlock' | 'headBlock' | 'lagBlocks' | 'selfCheck' | 'stalledNodes'> & {
