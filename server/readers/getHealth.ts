@@ -32,7 +32,7 @@ export function getHealth(store: StoreReader, { now = Date.now() }: GetHealthPar
     lastIndexedBlock,
     counters: toCounters(store.counters),
     headBlock: progress.headBlock ?? lastIndexedBlock,
-    // Before the first window the store does not know where the back-fill starts: no lag to tell yet.
+    // No lag to tell before the first window (the store does not know where the back-fill starts) or the first head read.
     lagBlocks: progress.lagBlocks ?? 0,
     syncing: progress.backfilledAt === undefined,
     chainId: sync.chainId,
