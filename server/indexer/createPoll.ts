@@ -84,6 +84,7 @@ export function createPoll({
     if (latest.status === 'rejected') throw latest.reason
     if (atCursor.status === 'rejected') throw atCursor.reason
     const head = latest.value
+    store.headSeen(head.number)
     firstBlock ??= await findBlockByTimestamp(client, { timestamp: (startBlock as { timestamp: bigint }).timestamp })
 
     if (cursor?.hash !== undefined && atCursor.value?.hash !== cursor.hash) {

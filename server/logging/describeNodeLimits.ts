@@ -1,4 +1,4 @@
-import type { ObservedIndexer } from '../metrics/addIndexerMetrics.ts'
+import type { ObservedIndexer } from '../metrics/ObservedIndexer.ts'
 
 export type NodeLimitsDescription = {
   /** Blocks per eth_getLogs now. */

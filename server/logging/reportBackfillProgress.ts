@@ -1,11 +1,11 @@
-import { measureBackfill, type BackfillProgress } from '../metrics/measureBackfill.ts'
+import { readSyncProgress, type BackfillProgress } from '../readers/readSyncProgress.ts'
 import type { StoreReader } from '../store/StoreReader.ts'
 import type { Logger } from '../../platform/logging/createLogger.ts'
 
 export type ReportBackfillProgressParameters = {
   store: StoreReader
   logger: Logger
-  /** Where the back-fill started and where it goes, as far as known yet (see createRpcObserver). */
+  /** Where the back-fill started, and the latest head the node announced, as far as known yet (see createRpcObserver). */
   firstBlock: () => bigint | undefined
   headBlock: () => bigint | undefined
   /** The node's limits in force (the eth_getLogs window, the request rate), shown with each progress line. */
@@ -44,14 +44,15 @@ export function reportBackfillProgress({
   const startedAt = now()
   let finished = false
 
-  const measure = (): BackfillProgress | undefined => measureBackfill({ store, firstBlock, headBlock, startedAt, now })
+  const measure = (): BackfillProgress | undefined =>
+    readSyncProgress(store, { now: now(), firstBlock: firstBlock(), latestHead: headBlock(), backfillStartedAt: startedAt }).backfill
 
-  const draw = (progress: BackfillProgress): void => {
+  const draw = (progress: BackfillProgress, jobs: number): void => {
     const filled = Math.round((progress.percent / 100) * barWidth)
     const eta = progress.etaSeconds === undefined ? '' : `, ETA ${progress.etaSeconds} s`
     tty?.write(
       `\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}] ${progress.percent}% ` +
-        `${progress.blocksDone}/${progress.blocksTotal} blocks, ${progress.blocksPerSecond} blocks/s, ${progress.jobs} jobs${eta}`,
+        `${progress.blocksDone}/${progress.blocksTotal} blocks, ${progress.blocksPerSecond} blocks/s, ${jobs} jobs${eta}`,
     )
   }
 
@@ -59,8 +60,10 @@ export function reportBackfillProgress({
     if (finished || store.sync.backfilledAt !== undefined) return
     const progress = measure()
     if (progress === undefined) return
-    if (tty === undefined) logger.info({ ...progress, ...limits?.() }, 'back-fill progress')
-    else draw(progress)
+    const jobs = store.jobList.length
+    const { blocksDone, blocksTotal, percent, blocksPerSecond, etaSeconds } = progress
+    if (tty === undefined) logger.info({ blocksDone, blocksTotal, percent, blocksPerSecond, jobs, etaSeconds, ...limits?.() }, 'back-fill progress')
+    else draw(progress, jobs)
   }
   const timer = setInterval(tick, tty === undefined ? intervalMs : Math.min(intervalMs, 250))
   timer.unref()

@@ -12,8 +12,8 @@ export type RpcObserver = {
   /** Called after every call, answered or failed. */
   onCall: (listener: (call: RpcCall) => void) => void
   /**
-   * The latest head the node announced (an answered `eth_getBlockByNumber("latest")` or `eth_blockNumber`): during the
-   * first back-fill, before any poll has completed, the only place the target of the back-fill is known.
+   * The latest head the node announced (an answered `eth_getBlockByNumber("latest")` or `eth_blockNumber`): it also
+   * sees the heads a long scan asks for again and goes on to, which the store learns only when the poll ends.
    */
   readonly latestHead: bigint | undefined
   /** The lowest `fromBlock` of an `eth_getLogs`: where the back-fill started. */

@@ -1,10 +1,8 @@
-import { toCounters } from '../../chain/mappers/toCounters.ts'
-import { toHealth } from '../../chain/mappers/toHealth.ts'
 import type { Health } from '../../contract/health.ts'
 import type { StoreReader } from '../store/StoreReader.ts'
-
-/** A poll older than this many intervals means the indexer is stuck or the node unreachable. */
-const stalePollIntervals = 3
+import { readSyncProgress } from './readSyncProgress.ts'
+import { toCounters } from './toCounters.ts'
+import { toHealth } from './toHealth.ts'
 
 export type GetHealthParameters = {
   /** Epoch milliseconds; defaults to the current time. */
@@ -23,18 +21,20 @@ export type GetHealthReturnType = {
  */
 export function getHealth(store: StoreReader, { now = Date.now() }: GetHealthParameters = {}): GetHealthReturnType {
   const { sync } = store
-  const lastIndexedBlock = sync.cursor?.number ?? 0n
-  const fresh = sync.lastPollAt !== undefined && now - sync.lastPollAt <= stalePollIntervals * sync.pollIntervalMs
+  const progress = readSyncProgress(store, { now })
+  const lastIndexedBlock = progress.cursorBlock ?? 0n
   const { chainMismatch, lastError, selfCheck } = sync
-  const ok = sync.backfilledAt !== undefined && fresh && chainMismatch === undefined && selfCheck.unrepaired === 0
+  const ok = progress.backfilledAt !== undefined && progress.polledLately && chainMismatch === undefined && selfCheck.unrepaired === 0
   const problems = chainMismatch !== undefined ? [{ code: chainMismatch.code, message: chainMismatch.message }] : lastError === undefined ? [] : [lastError]
   const health = toHealth({
     ok,
     uptimeSec: Math.max(0, Math.floor((now - sync.startedAt) / 1000)),
     lastIndexedBlock,
     counters: toCounters(store.counters),
-    headBlock: sync.headBlock ?? lastIndexedBlock,
-    syncing: sync.backfilledAt === undefined,
+    headBlock: progress.headBlock ?? lastIndexedBlock,
+    // No lag to tell before the first window (the store does not know where the back-fill starts) or the first head read.
+    lagBlocks: progress.lagBlocks ?? 0,
+    syncing: progress.backfilledAt === undefined,
     chainId: sync.chainId,
     network: sync.network,
     newHeads: sync.newHeads,

@@ -1,5 +1,6 @@
 import type { StoreReader } from '../store/StoreReader.ts'
 import { getHealth } from './getHealth.ts'
+import { readSyncProgress, stalePollIntervals } from './readSyncProgress.ts'
 
 export type Readiness = (
   | { ready: true; lagBlocks: number }
@@ -49,22 +50,22 @@ function getIndexerReadiness(store: StoreReader, { now }: { now: number }): Read
   const { ok, health } = getHealth(store, { now })
   const { lagBlocks } = health
   if (ok) return { ready: true, lagBlocks }
-  const { sync } = store
-  if (sync.backfilledAt === undefined) {
-    const cursor = sync.cursor === undefined ? 'no block yet' : `block ${sync.cursor.number}`
+  const progress = readSyncProgress(store, { now })
+  if (progress.backfilledAt === undefined) {
+    const cursor = progress.cursorBlock === undefined ? 'no block yet' : `block ${progress.cursorBlock}`
     return { ready: false, reason: 'backfilling', message: `The initial back-fill has not reached the head: indexed up to ${cursor}.`, lagBlocks }
   }
-  const pollAgeMs = sync.lastPollAt === undefined ? undefined : now - sync.lastPollAt
-  if (pollAgeMs !== undefined && pollAgeMs > 3 * sync.pollIntervalMs) {
+  const { lastPollAgeMs } = progress
+  if (lastPollAgeMs !== undefined && !progress.polledLately) {
+    const staleMs = stalePollIntervals * store.sync.pollIntervalMs
     return {
       ready: false,
       reason: 'stale',
-      message: `The last successful poll was ${(pollAgeMs / 1000).toFixed(1)} s ago, more than 3 poll intervals (${(3 * sync.pollIntervalMs) / 1000} s): the node may be unreachable.`,
+      message: `The last successful poll was ${(lastPollAgeMs / 1000).toFixed(1)} s ago, more than ${stalePollIntervals} poll intervals (${staleMs / 1000} s): the node may be unreachable.`,
       lagBlocks,
     }
   }
   // The health record may list what is wrong (e.g. the node serves another chain); say it here too.
-  const problems = (health as { problems?: { message?: unknown }[] }).problems?.map((problem) => problem.message).filter((message) => typeof message === 'string')
-  const detail = problems === undefined || problems.length === 0 ? 'see GET /healthz.' : problems.join(' ')
+  const detail = health.problems.length === 0 ? 'see GET /healthz.' : health.problems.map((problem) => problem.message).join(' ')
   return { ready: false, reason: 'unhealthy', message: `The indexer reports a problem: ${detail}`, lagBlocks }
 }

@@ -1,4 +1,4 @@
-import { toCounters } from '../../chain/mappers/toCounters.ts'
+import { toCounters } from './toCounters.ts'
 import type { Stats } from '../../contract/stats.ts'
 import type { StoreReader } from '../store/StoreReader.ts'
 import { assertServing } from './assertServing.ts'

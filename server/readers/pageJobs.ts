@@ -1,5 +1,5 @@
 import type { Job } from '../../contract/job.ts'
-import { compareUintText } from '../store/compareUintText.ts'
+import { compareUintText } from '../../contract/compareUintText.ts'
 import type { StoredJob } from '../store/StoreReader.ts'
 import { fromJobCursor, toJobCursor, type JobCursorScope } from './jobCursor.ts'
 

@@ -1,6 +1,5 @@
 import type { Hash } from 'viem'
 import type { NodeStall } from '../../chain/rpc/createNodeStallWatch.ts'
-import type { ToCountersParameters } from '../../chain/mappers/toCounters.ts'
 import type { Health } from '../../contract/health.ts'
 import type { Job, JobEvent } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
@@ -27,8 +26,8 @@ export type StoredTransactionRecords = {
   readonly services: readonly { readonly service: Service; readonly events: readonly ServiceEvent[] }[]
 }
 
-/** Totals derived from the applied events (never from a job's current state). */
-export type StoreCounters = ToCountersParameters
+/** Totals derived from the applied events (never from a job's current state): the health record's counters, the wei total still a bigint. */
+export type StoreCounters = Omit<Health['counters'], 'totalSettledWei'> & { totalSettledWei: bigint }
 
 export type BlockRef = { number: bigint; hash: Hash }
 /**
@@ -58,7 +57,7 @@ export type CreationCount = {
 export type StoreSync = {
   /** Last block whose logs are all applied; undefined before the first window. */
   cursor: Cursor | undefined
-  /** Chain head at the last successful poll. */
+  /** Chain head as a poll last read it (at its start: a back-fill's target before it is reached). */
   headBlock: bigint | undefined
   /** When the initial back-fill reached the head. */
   backfilledAt: number | undefined

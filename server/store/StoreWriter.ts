@@ -48,6 +48,8 @@ export type SyncWriter = {
    * checks. `creations` is what its window counted (default: as before).
    */
   advance(block: Cursor, creations?: CreationCount): void
+  /** Records the chain head a poll just read, before it reads up to it: a long back-fill shows its lag. */
+  headSeen(headBlock: bigint): void
   /** Records a completed poll; the first one also marks the initial back-fill done. */
   polled(parameters: { headBlock: bigint; at: number }): void
   /** Records how the new-heads subscription stands, for the health reader. */

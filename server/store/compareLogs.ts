@@ -1,4 +1,4 @@
-import { compareUintText } from './compareUintText.ts'
+import { compareUintText } from '../../contract/compareUintText.ts'
 
 /** Chain order of two logs: by block, then by position in the block. */
 export function compareLogs(blockNumber: string, logIndex: number, b: { blockNumber: string; logIndex: number }): number {

@@ -1,7 +1,7 @@
 import type { Job } from '../../contract/job.ts'
 import type { ChangeTracker } from './ChangeTracker.ts'
 import { compareLogs } from './compareLogs.ts'
-import { compareUintText } from './compareUintText.ts'
+import { compareUintText } from '../../contract/compareUintText.ts'
 import { createJobHistories, type JobHistories } from './createJobHistories.ts'
 import { createJobQueryIndexes } from './createJobQueryIndexes.ts'
 import { createValuePool, type ValuePool } from './createValuePool.ts'

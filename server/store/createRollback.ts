@@ -1,4 +1,4 @@
-import { compareUintText } from './compareUintText.ts'
+import { compareUintText } from '../../contract/compareUintText.ts'
 import type { JobRecords } from './createJobRecords.ts'
 import { beforeRange, type ServiceRecords } from './createServiceRecords.ts'
 import type { SyncState } from './createSyncState.ts'

@@ -92,6 +92,7 @@ export function createStore({
 
     recentBlocks: syncState.recentBlocks,
     advance: syncState.advance,
+    headSeen: syncState.headSeen,
     polled: syncState.polled,
     nodesStalled: syncState.nodesStalled,
     pollFailed: syncState.pollFailed,

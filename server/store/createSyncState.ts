@@ -59,6 +59,10 @@ export function createSyncState({ pollIntervalMs, chainId, network, recentBlockL
       }
     },
 
+    headSeen(headBlock) {
+      sync.headBlock = headBlock
+    },
+
     polled({ headBlock, at }) {
       sync.headBlock = headBlock
       sync.lastPollAt = at

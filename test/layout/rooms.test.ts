@@ -73,10 +73,12 @@ function crossings(path: string): string[] {
   const text = readFileSync(path, 'utf8')
   return [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].flatMap(([, specifier]) => {
     const target = relative(root, resolve(dirname(path), specifier as string))
-    const rule = forbidden.find(
-      (rule) => importer.startsWith(rule.importer) && target.startsWith(rule.target) && !rule.allowed?.some((allowed) => target.startsWith(allowed)),
-    )
-    return rule === undefined ? [] : [`${importer} imports ${target}: ${rule.why}`]
+    // The rule of the most specific importer decides: a file's own rule may allow what its folder's forbids.
+    const rule = forbidden
+      .filter((rule) => importer.startsWith(rule.importer) && target.startsWith(rule.target))
+      .sort((a, b) => b.importer.length - a.importer.length)[0]
+    if (rule === undefined || rule.allowed?.some((allowed) => target.startsWith(allowed))) return []
+    return [`${importer} imports ${target}: ${rule.why}`]
   })
 }
 

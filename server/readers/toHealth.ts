@@ -1,7 +1,7 @@
-import type { NodeStall } from '../rpc/createNodeStallWatch.ts'
+import type { NodeStall } from '../../chain/rpc/createNodeStallWatch.ts'
 import type { Health } from '../../contract/health.ts'
 
-export type ToHealthParameters = Omit<Health, 'lastIndexedBlock' | 'headBlock' | 'lagBlocks' | 'selfCheck' | 'stalledNodes'> & {
+export type ToHealthParameters = Omit<Health, 'lastIndexedBlock' | 'headBlock' | 'selfCheck' | 'stalledNodes'> & {
   lastIndexedBlock: bigint
   headBlock: bigint
   selfCheck: Omit<Health['selfCheck'], 'lastRunAt'> & { lastRunAt: number | undefined }
@@ -10,7 +10,7 @@ export type ToHealthParameters = Omit<Health, 'lastIndexedBlock' | 'headBlock' |
   now: number
 }
 
-/** The health record: block numbers become decimal strings, the lag a block count, the self-check's time unix seconds, a stall its wait in ms. */
+/** The health record: block numbers become decimal strings, the self-check's time unix seconds, a stall its wait in ms. */
 export function toHealth(parameters: ToHealthParameters): Health {
   const { lastIndexedBlock, headBlock } = parameters
   return {
@@ -19,7 +19,7 @@ export function toHealth(parameters: ToHealthParameters): Health {
     lastIndexedBlock: lastIndexedBlock.toString(),
     counters: parameters.counters,
     headBlock: headBlock.toString(),
-    lagBlocks: Number(headBlock > lastIndexedBlock ? headBlock - lastIndexedBlock : 0n),
+    lagBlocks: parameters.lagBlocks,
     syncing: parameters.syncing,
     chainId: parameters.chainId,
     network: parameters.network,
