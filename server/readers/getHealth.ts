@@ -32,8 +32,8 @@ export function getHealth(store: StoreReader, { now = Date.now() }: GetHealthPar
     lastIndexedBlock,
     counters: toCounters(store.counters),
     headBlock: progress.headBlock ?? lastIndexedBlock,
-    // No lag to tell before the first window (the store does not know where the back-fill starts) or the first head read.
-    lagBlocks: progress.lagBlocks ?? 0,
+    // Before the first window the store knows no first block: the record's lastIndexedBlock is 0, and the lag counts from it.
+    lagBlocks: progress.lagBlocks ?? Number(progress.headBlock ?? 0n),
     syncing: progress.backfilledAt === undefined,
     chainId: sync.chainId,
     network: sync.network,
