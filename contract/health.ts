@@ -69,7 +69,7 @@ export const HealthSchema = extendApi(
     }),
     counters: HealthCountersSchema,
     headBlock: describeField(UintStringSchema, {
-      description: 'Chain head at the last successful poll.',
+      description: 'Chain head as the last poll read it, at its start: during the initial back-fill, the block it reads up to.',
       example: '1234567',
     }),
     lagBlocks: z.number().int().min(0).describe('headBlock minus lastIndexedBlock.'),
