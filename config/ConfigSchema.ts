@@ -1,5 +1,6 @@
 import { getAddress, isAddress } from 'viem'
 import { z } from 'zod'
+import { UintStringSchema } from '../contract/primitives.ts'
 import { networkNames } from './networks.ts'
 
 /**
@@ -17,8 +18,7 @@ function textField<T>(expects: string, parse: (text: string) => T | undefined) {
   })
 }
 
-const uint = (text: string): bigint | undefined =>
-  /^(0|[1-9][0-9]*)$/.test(text) ? BigInt(text) : undefined
+const uint = (text: string): bigint | undefined => (UintStringSchema.safeParse(text).success ? BigInt(text) : undefined)
 
 const safeInteger = (min: number, max: number) => (text: string) => {
   const value = uint(text)

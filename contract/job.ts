@@ -98,10 +98,10 @@ export const JobSchema = extendApi(
 export type Job = z.output<typeof JobSchema>
 
 /**
- * The keys of a job, from JobSchema's shape: the one list of a job's fields. The builders of a job
- * write one object literal per shape (for V8's hidden classes) and check it with
- * `satisfies Record<JobKey, unknown>` (or UnattestedJobKey), so a key added to the schema is a type
- * error in each builder until it is written.
+ * The keys of a job, from JobSchema's shape: the one list of a job's fields. buildJob and
+ * buildJobDetail (contract/buildJob.ts) write one object literal per shape (for V8's hidden
+ * classes) and check it with `satisfies Record<JobKey, unknown>` (or UnattestedJobKey), so a key
+ * added to the schema is a type error there until it is written.
  */
 export type JobKey = keyof typeof JobSchema.shape
 export type JobAttestationKey = (typeof jobAttestationKeys)[number]

@@ -2,7 +2,9 @@ import type { ContractFunctionReturnType } from 'viem'
 import type { escrowAbi } from '../abi/escrow.ts'
 import { parseAttestationText } from '../attestation/parseAttestationText.ts'
 import type { AttestationFields } from '../../contract/attestation.ts'
-import { attestedState, toJobStateName, type Job, type JobKey, type UnattestedJobKey } from '../../contract/job.ts'
+import { buildJob, type UnattestedJob } from '../../contract/buildJob.ts'
+import { attestedState, toJobStateName, type Job } from '../../contract/job.ts'
+import { outputContentHash } from '../../contract/outputContentHash.ts'
 import { flattenHex } from './flattenHex.ts'
 
 /** The escrow's `Job` struct as viem decodes it (uints as bigint, the enum as a number). */
@@ -13,55 +15,34 @@ export type JobStruct = ContractFunctionReturnType<typeof escrowAbi, 'view', 'ge
  * gets its name, and from Attested on (when the chain holds an attestation) the attestation keys
  * are added with the text parsed into its five fields.
  *
- * Built compact, since the indexer keeps every job: each shape is one object literal (spreading
- * a job and adding keys gives every object its own V8 hidden class, ~0.5 KB each), and no string
- * keeps a larger one alive.
+ * Built compact, since the indexer keeps every job: by buildJob (one object literal per shape, see
+ * there), and no string keeps a larger one alive.
  */
 export function toJob(jobId: bigint, struct: JobStruct): Job {
-  const stateName = toJobStateName(struct.state)
-  const jobIdText = jobId.toString()
-  const serviceId = struct.serviceId.toString()
-  const amount = struct.amount.toString()
-  const protocolFee = struct.protocolFee.toString()
-  const createdAt = struct.createdAt.toString()
-  const timeout = struct.timeout.toString()
-  const inputCommitment = flattenHex(struct.inputCommitment)
-  // An expired job is past Attested in number but never held an attestation.
-  const holdsAttestation = struct.attestationText !== '0x' || struct.attestationSignature !== '0x'
-  if (struct.state < attestedState || !holdsAttestation) {
-    return {
-      jobId: jobIdText,
-      serviceId,
-      buyer: struct.buyer,
-      seller: struct.seller,
-      amount,
-      protocolFee,
-      createdAt,
-      timeout,
-      state: struct.state,
-      stateName,
-      inputCommitment,
-    } satisfies Record<UnattestedJobKey, unknown>
-  }
-  const outputRootHash = flattenHex(struct.outputRootHash)
-  return {
-    jobId: jobIdText,
-    serviceId,
+  const fields: UnattestedJob = {
+    jobId: jobId.toString(),
+    serviceId: struct.serviceId.toString(),
     buyer: struct.buyer,
     seller: struct.seller,
-    amount,
-    protocolFee,
-    createdAt,
-    timeout,
+    amount: struct.amount.toString(),
+    protocolFee: struct.protocolFee.toString(),
+    createdAt: struct.createdAt.toString(),
+    timeout: struct.timeout.toString(),
     state: struct.state,
-    stateName,
-    inputCommitment,
+    stateName: toJobStateName(struct.state),
+    inputCommitment: flattenHex(struct.inputCommitment),
+  }
+  // An expired job is past Attested in number but never held an attestation.
+  const holdsAttestation = struct.attestationText !== '0x' || struct.attestationSignature !== '0x'
+  if (struct.state < attestedState || !holdsAttestation) return buildJob(fields)
+  const outputRootHash = flattenHex(struct.outputRootHash)
+  return buildJob(fields, {
     outputRootHash,
     chatId: flattenHex(struct.chatId),
     attestationText: flattenHex(struct.attestationText),
     attestationSignature: flattenHex(struct.attestationSignature),
     attestation: ownFields(parseAttestationText(struct.attestationText), outputRootHash),
-  } satisfies Record<JobKey, unknown>
+  })
 }
 
 /**
@@ -73,7 +54,7 @@ export function toJob(jobId: bigint, struct: JobStruct): Job {
  */
 function ownFields(fields: AttestationFields | null, outputRootHash: string): AttestationFields | null {
   if (fields === null) return null
-  const outputHex = outputRootHash.slice(2)
+  const outputHex = outputContentHash(outputRootHash)
   return {
     contentHash: fields.contentHash === outputHex ? outputHex : ownString(fields.contentHash),
     usageHash: ownString(fields.usageHash),

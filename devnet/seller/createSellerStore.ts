@@ -1,6 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { type Address, type Hex, getAddress } from 'viem'
 import { z } from 'zod'
+import { UintStringSchema } from '../../contract/primitives.ts'
 import { SellerStateFileError } from '../../errors/seller.ts'
 import type { SellerBackendUsage } from './backends/SellerBackend.ts'
 
@@ -34,7 +35,7 @@ export type SellerStore = {
   putOutput: (output: SellerOutput) => void
 }
 
-const uintText = z.string().regex(/^(0|[1-9][0-9]*)$/).transform(BigInt)
+const uintText = UintStringSchema.transform(BigInt)
 const hexText = z.string().regex(/^0x[0-9a-fA-F]*$/).transform((text) => text as Hex)
 
 const StateFileSchema = z.object({

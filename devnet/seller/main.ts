@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { answerInfoFlags } from '../../config/answerInfoFlags.ts'
 import { ConfigSchema } from '../../config/ConfigSchema.ts'
 import { readDeploymentRecord } from '../../config/readDeploymentRecord.ts'
+import { UintStringSchema } from '../../contract/primitives.ts'
 import { BaseError } from '../../errors/BaseError.ts'
 import { ConfigError } from '../../errors/config.ts'
 import { quoteSetting } from '../../errors/quoteSetting.ts'
@@ -41,7 +42,8 @@ a signed attestation and serves each output to its buyer at GET /outputs/<jobId>
   -h, --help             print this and exit
   -V, --version          print the version and exit`
 
-const uint = z.string().regex(/^(0|[1-9][0-9]*)$/, 'a non-negative integer')
+// The flag's own message: a refusal reads "--<flag> must be <message>".
+const uint = z.string().refine((text) => UintStringSchema.safeParse(text).success, 'a non-negative integer')
 const port = uint.transform(Number).refine((value) => value <= 65_535, 'a TCP port from 0 to 65535')
 const httpUrl = z
   .string()

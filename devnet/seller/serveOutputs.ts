@@ -5,7 +5,7 @@
  *   X-Buyer-Signature: 0x<65-byte r‖s‖v hex>
  *   X-Buyer-Signature-Expires: <unix seconds>
  *
- * - `jobId` is the job id in canonical decimal (`^(0|[1-9][0-9]*)$`, at most 78 digits).
+ * - `jobId` is the job id in canonical decimal (`^(0|[1-9][0-9]*)$`, at most 78 digits: the contract's UintStringSchema).
  * - `X-Buyer-Signature` is an EIP-191 personal-message signature (`personal_sign`, viem
  *   `account.signMessage({ message })`) by the job's buyer over the message of
  *   `outputRequestMessage` (contract/outputRequestMessage.ts): the job id, the job's seller, the
@@ -31,6 +31,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { type Address, type Hex, isAddressEqual, isHex, recoverMessageAddress } from 'viem'
+import { UintStringSchema } from '../../contract/primitives.ts'
 import { outputRequestHeaders, outputRequestMessage, outputRequestValiditySec } from '../../contract/outputRequestMessage.ts'
 import { corsHeaders } from '../../platform/http/addCorsHeaders.ts'
 import { answerClientError } from '../../platform/http/answerClientError.ts'
@@ -70,7 +71,8 @@ export type ServeOutputsReturnType = {
 
 const plainHttp: ServingSettings = { tlsCert: null, tlsKey: null, trustProxy: [] }
 
-const canonicalUint = /^(0|[1-9][0-9]{0,77})$/
+/** The latest expiry a signature may name, in unix seconds: 12 digits; a longer one is malformed, not merely too long-lived. */
+const maxExpires = 999_999_999_999
 
 function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
   return reply.code(status).send({ error: { code, message } })
@@ -97,9 +99,9 @@ async function signedByBuyer(
 /** Why the signature headers cannot be used, whatever the job; undefined when they can. */
 function signatureProblem(signature: string | undefined, expiresText: string | undefined): string | undefined {
   if (signature === undefined || !isHex(signature) || signature.length !== 132) return 'is missing or is not 65 bytes of 0x hex'
-  if (expiresText === undefined || !/^[1-9][0-9]{0,11}$/.test(expiresText)) return `has no ${outputRequestHeaders.expires} header of unix seconds`
+  const expires = expiresText !== undefined && UintStringSchema.safeParse(expiresText).success ? Number(expiresText) : 0
+  if (expires < 1 || expires > maxExpires) return `has no ${outputRequestHeaders.expires} header of unix seconds`
   const now = Math.floor(Date.now() / 1_000)
-  const expires = Number(expiresText)
   if (expires < now) return 'has expired: sign a new one'
   if (expires > now + outputRequestValiditySec.accepted) return `must expire within ${outputRequestValiditySec.accepted} s`
   return undefined
@@ -133,7 +135,7 @@ function buildOutputApp(
 
   app.get<{ Params: { jobId: string } }>('/outputs/:jobId', async (request, reply) => {
     const { jobId: jobIdText } = request.params
-    if (!canonicalUint.test(jobIdText)) {
+    if (!UintStringSchema.safeParse(jobIdText).success) {
       return sendError(
         reply,
         400,

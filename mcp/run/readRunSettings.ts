@@ -1,6 +1,7 @@
 import { isAbsolute, join } from 'node:path'
 import { getAddress, isAddress, type Address, type PrivateKeyAccount } from 'viem'
 import { userFolder } from '../../config/userFolder.ts'
+import { PositiveIdSchema, UintStringSchema } from '../../contract/primitives.ts'
 import { RunSettingError } from '../../errors/run.ts'
 import { type OutputSettings, outputSettingsHelp, readOutputSettings } from '../output/readOutputSettings.ts'
 import { defaultSpendLimits } from '../spend/defaultSpendLimits.ts'
@@ -44,7 +45,8 @@ export type RunSettings = {
 }
 
 const defaultPollIntervalMs = 2_000
-const weiPattern = /^(0|[1-9][0-9]{0,77})$/
+const minPollIntervalMs = 50
+const maxPollIntervalMs = 9_999_999
 const weiExpects = 'a whole number of wei (digits only, no sign, no leading zeros)'
 const limitExpects = `${weiExpects}, or none for no limit`
 
@@ -74,11 +76,11 @@ export function readRunSettings({ env }: ReadRunSettingsParameters): RunSettings
     maxPrice: maxPrice.wei,
     maxPriceIsDefault: maxPrice.isDefault,
     pollIntervalMs:
-      optional(env.MARKET_POLL_INTERVAL_MS, (text) =>
-        /^[1-9][0-9]{0,6}$/.test(text) && Number(text) >= 50
-          ? Number(text)
-          : fail('MARKET_POLL_INTERVAL_MS', text, 'a whole number of milliseconds from 50 to 9999999'),
-      ) ?? defaultPollIntervalMs,
+      optional(env.MARKET_POLL_INTERVAL_MS, (text) => {
+        const ms = isUint(text) ? Number(text) : 0
+        if (ms >= minPollIntervalMs && ms <= maxPollIntervalMs) return ms
+        return fail('MARKET_POLL_INTERVAL_MS', text, `a whole number of milliseconds from ${minPollIntervalMs} to ${maxPollIntervalMs}`)
+      }) ?? defaultPollIntervalMs,
     output: readOutputSettings({ env }),
     spend: {
       limit: spendLimit.wei,
@@ -88,7 +90,7 @@ export function readRunSettings({ env }: ReadRunSettingsParameters): RunSettings
           isAbsolute(text) ? text : fail('MARKET_SPEND_LEDGER', text, 'an absolute file path, e.g. /home/me/.tee-market/spend.json'),
         ) ?? defaultSpendLedgerPath,
       allowedServices: readList(env, 'MARKET_ALLOWED_SERVICES', 'a comma-separated list of service ids, e.g. 1,4', (item) =>
-        /^[1-9][0-9]{0,77}$/.test(item) ? BigInt(item) : undefined,
+        PositiveIdSchema.safeParse(item).success ? BigInt(item) : undefined,
       ),
       allowedSellers: readList(env, 'MARKET_ALLOWED_SELLERS', 'a comma-separated list of seller addresses (0x + 40 hex digits)', (item) =>
         isAddress(item, { strict: false }) ? getAddress(item) : undefined,
@@ -99,13 +101,13 @@ export function readRunSettings({ env }: ReadRunSettingsParameters): RunSettings
 }
 
 function readWei(env: ReadRunSettingsParameters['env'], variable: string): bigint | null {
-  return optional(env[variable], (text) => (weiPattern.test(text) ? BigInt(text) : fail(variable, text, weiExpects))) ?? null
+  return optional(env[variable], (text) => (isUint(text) ? BigInt(text) : fail(variable, text, weiExpects))) ?? null
 }
 
 /** A limit the person may only raise or lift (`none`): unset, it is the default, never "no limit". */
 function readLimit(env: ReadRunSettingsParameters['env'], variable: string, fallback: bigint): { wei: bigint | null; isDefault: boolean } {
   const wei = optional(env[variable], (text) =>
-    text.toLowerCase() === 'none' ? null : weiPattern.test(text) ? BigInt(text) : fail(variable, text, limitExpects),
+    text.toLowerCase() === 'none' ? null : isUint(text) ? BigInt(text) : fail(variable, text, limitExpects),
   )
   return wei === undefined ? { wei: fallback, isDefault: true } : { wei, isDefault: false }
 }
@@ -125,6 +127,10 @@ function readList<item>(
       return parsed as item[]
     }) ?? null
   )
+}
+
+function isUint(text: string): boolean {
+  return UintStringSchema.safeParse(text).success
 }
 
 function optional<T>(value: string | undefined, parse: (text: string) => T): T | undefined {

@@ -1,13 +1,14 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
+import { UintStringSchema } from '../../contract/primitives.ts'
 import { SpendLedgerError } from '../../errors/spend.ts'
 
 const SpendEntrySchema = z.object({
   /** Names the entry, so a failed payment removes its own. */
   id: z.string().uuid(),
   /** Escrowed (or about to be): the service's pricePerCall, decimal wei. */
-  wei: z.string().regex(/^(0|[1-9][0-9]{0,77})$/),
+  wei: UintStringSchema,
   /** When it was written, unix milliseconds: before the payment was sent. */
   at: z.number().int().nonnegative(),
   serviceId: z.string(),

@@ -1,7 +1,10 @@
 import type { Hash } from 'viem'
 import type { DisputeEvent } from '../../contract/disputeEvent.ts'
 import type { AttestationFields } from '../../contract/attestation.ts'
-import { jobAttestationKeys, toJobStateName, type Job, type JobEvent, type JobKey, type UnattestedJobKey } from '../../contract/job.ts'
+import { buildJob, type JobAttestation, type UnattestedJob } from '../../contract/buildJob.ts'
+import { buildJobEvent } from '../../contract/buildJobEvent.ts'
+import { jobAttestationKeys, toJobStateName, type Job, type JobEvent } from '../../contract/job.ts'
+import { outputContentHash } from '../../contract/outputContentHash.ts'
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import type { CreationCount, IdsByKind } from '../store/StoreReader.ts'
@@ -92,37 +95,16 @@ export function jobToJson({ job, events }: JobSnapshot): string {
 }
 
 /**
- * The job as toJob builds it from the chain: one object literal per shape, keys in JobSchema's
- * order (what the API serves), and a content hash equal to the output root hash a view of it.
+ * The job as toJob builds it from the chain: by buildJob, keys in JobSchema's order (what the API
+ * serves), and a content hash equal to the output root hash a view of it.
  */
 export function jobFromJson(text: string): JobSnapshot {
   const [jobId, serviceId, buyer, seller, amount, protocolFee, createdAt, timeout, state, inputCommitment, attested, events] = JSON.parse(text) as JobJson
-  const stateName = toJobStateName(state)
-  const job: Job =
-    attested === null
-      ? ({ jobId, serviceId, buyer, seller, amount, protocolFee, createdAt, timeout, state, stateName, inputCommitment } satisfies Record<UnattestedJobKey, unknown>)
-      : ({
-          jobId,
-          serviceId,
-          buyer,
-          seller,
-          amount,
-          protocolFee,
-          createdAt,
-          timeout,
-          state,
-          stateName,
-          inputCommitment,
-          outputRootHash: attested[0],
-          chatId: attested[1],
-          attestationText: attested[2],
-          attestationSignature: attested[3],
-          attestation: attestationFromJson(attested[4], attested[0]),
-        } satisfies Record<JobKey, unknown>)
+  const fields: UnattestedJob = { jobId, serviceId, buyer, seller, amount, protocolFee, createdAt, timeout, state, stateName: toJobStateName(state), inputCommitment }
   return {
-    job,
+    job: attested === null ? buildJob(fields) : buildJob(fields, attestedFromJson(attested)),
     events: events.map(([event, blockNumber, transactionHash, logIndex, timestamp, settledWei, dispute]) => ({
-      event: { event, blockNumber, transactionHash, logIndex, timestamp },
+      event: buildJobEvent({ event, blockNumber, transactionHash, logIndex, timestamp }),
       settledWei: settledWei === null ? undefined : BigInt(settledWei),
       dispute,
     })),
@@ -142,7 +124,7 @@ function attestedToJson({ jobId, outputRootHash, chatId, attestationText, attest
     attestation === null
       ? null
       : [
-          attestation.contentHash === outputRootHash.slice(2) ? null : attestation.contentHash,
+          attestation.contentHash === outputContentHash(outputRootHash) ? null : attestation.contentHash,
           attestation.usageHash,
           attestation.providerType,
           attestation.providerIdentity,
@@ -151,10 +133,20 @@ function attestedToJson({ jobId, outputRootHash, chatId, attestationText, attest
   ]
 }
 
+function attestedFromJson(attested: AttestedJson): JobAttestation {
+  return {
+    outputRootHash: attested[0],
+    chatId: attested[1],
+    attestationText: attested[2],
+    attestationSignature: attested[3],
+    attestation: attestationFromJson(attested[4], attested[0]),
+  }
+}
+
 function attestationFromJson(fields: AttestationJson | null, outputRootHash: string): AttestationFields | null {
   if (fields === null) return null
   const [contentHash, usageHash, providerType, providerIdentity, tlsCertFingerprint] = fields
-  return { contentHash: contentHash ?? outputRootHash.slice(2), usageHash, providerType, providerIdentity, tlsCertFingerprint }
+  return { contentHash: contentHash ?? outputContentHash(outputRootHash), usageHash, providerType, providerIdentity, tlsCertFingerprint }
 }
 
 export function syncToJson({ cursor, creations, headBlock, recentBlocks, staleServiceIds, staleJobIds, ...rest }: SyncSnapshot): string {

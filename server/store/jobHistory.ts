@@ -1,3 +1,4 @@
+import { buildJobEvent } from '../../contract/buildJobEvent.ts'
 import { jobEventNames, type JobEvent } from '../../contract/job.ts'
 import type { Job } from '../../contract/job.ts'
 import type { StoredJob } from './StoreReader.ts'
@@ -55,18 +56,18 @@ export class JobEntry implements StoredJob {
     this.key = key
   }
 
-  /** The served JobEvent objects, keys in toJobEvent's order (MCP's JSON keeps it). */
+  /** The served JobEvent objects, built by buildJobEvent (MCP's JSON keeps their key order). */
   get events(): JobEvent[] {
     const { history } = this
     const events: JobEvent[] = new Array(history.length / eventSlots)
     for (let at = 0; at < history.length; at += eventSlots)
-      events[at / eventSlots] = {
+      events[at / eventSlots] = buildJobEvent({
         event: eventNameAt(history, at),
         blockNumber: blockNumberAt(history, at),
         transactionHash: transactionHashAt(history, at) as JobEvent['transactionHash'],
         logIndex: logIndexAt(history, at),
         timestamp: history[at + 3] as string,
-      }
+      })
     return events
   }
 }
