@@ -18,7 +18,7 @@ export function applyStoredChanges(store: StoreSnapshots, { pages, sync }: { pag
   if (standing === 'all') return store.restoreSync(sync)
   // A restarted writer resumes from the cursor, but is ready again only once its own polls reach
   // the head: what the last process saw of the head, the polls and the self-check says nothing of
-  // now (its first poll checks every record loaded, see createIndexer's `resumed`).
+  // now (its first poll checks every record loaded: createPoll's `jobsRead`).
   const { cursor, creations, recentBlocks, staleServiceIds, staleJobIds } = sync
   store.restoreSync({ ...store.syncSnapshot(), cursor, creations, recentBlocks, staleServiceIds, staleJobIds })
 }
