@@ -1,26 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { relative } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { listProductSources, root } from './support/listProductSources.ts'
 
-const root = join(import.meta.dirname, '..', '..')
-/** The product: what users run and import. Tests and benches are measured by what they check. */
-const productFolders = ['bin', 'build', 'chain', 'client', 'config', 'contract', 'deploy', 'devnet', 'errors', 'explorer', 'mcp', 'platform', 'server']
 const maximumLines = 120
-
-function listSources(folder: string): string[] {
-  let entries
-  try {
-    entries = readdirSync(folder, { withFileTypes: true })
-  } catch {
-    return []
-  }
-  return entries.flatMap((entry) => {
-    const path = join(folder, entry.name)
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'artifacts' ? [] : listSources(path)
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : []
-  })
-}
 
 function nameOf(node: ts.Node, source: ts.SourceFile): string {
   if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name) return node.name.getText(source)
@@ -47,7 +31,7 @@ function longFunctions(path: string): string[] {
 
 describe('the product reads a function at a time', () => {
   it(`has no function over ${maximumLines} lines`, () => {
-    const sources = productFolders.flatMap((folder) => listSources(join(root, folder)))
+    const sources = listProductSources()
     expect(sources.length).toBeGreaterThan(100)
     expect(sources.flatMap(longFunctions)).toEqual([])
   })

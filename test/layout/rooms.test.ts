@@ -1,9 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { dirname, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-
-const root = join(import.meta.dirname, '..', '..')
-const productFolders = ['bin', 'build', 'chain', 'client', 'config', 'contract', 'deploy', 'devnet', 'errors', 'explorer', 'mcp', 'platform', 'server']
+import { listProductSources, root } from './support/listProductSources.ts'
 
 /** Entry points wire the parts, so they alone may import across the rooms below. */
 const entryPoints = new Set([
@@ -53,20 +51,6 @@ const forbidden: readonly { importer: string; target: string; allowed?: readonly
   { importer: 'devnet/seller/', target: 'mcp/', why: 'what the seller shares with run lives in contract/' },
 ]
 
-function listSources(folder: string): string[] {
-  let entries
-  try {
-    entries = readdirSync(folder, { withFileTypes: true })
-  } catch {
-    return []
-  }
-  return entries.flatMap((entry) => {
-    const path = join(folder, entry.name)
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'artifacts' ? [] : listSources(path)
-    return /\.tsx?$/.test(entry.name) ? [path] : []
-  })
-}
-
 /** The imports of `text`, a file at `importer` (from the root), that its rooms' rules forbid. */
 function crossingsOf(importer: string, text: string): string[] {
   if (entryPoints.has(importer)) return []
@@ -83,7 +67,7 @@ function crossingsOf(importer: string, text: string): string[] {
 
 describe('rooms by role', () => {
   it('nothing below the entry points reaches sideways', () => {
-    const sources = productFolders.flatMap((folder) => listSources(join(root, folder)))
+    const sources = listProductSources()
     expect(sources.length).toBeGreaterThan(100)
     expect(sources.flatMap((path) => crossingsOf(relative(root, path), readFileSync(path, 'utf8')))).toEqual([])
   })
