@@ -4,6 +4,7 @@ import { readChildCpu } from './readChildCpu.ts'
 import { runLoad, type RunLoadReturnType } from './runLoad.ts'
 import type { AppVariant, ServeAppVariantMessage } from './serveAppVariant.ts'
 import { spawnBenchChild } from './spawnBenchChild.ts'
+import { formatCostCells } from './formatCostCells.ts'
 
 export type LabelledAppVariant = AppVariant & { label: string }
 
@@ -68,12 +69,7 @@ export function printAppVariantTable(title: string, costs: readonly AppVariantCo
   const rows = costs.map((cost) =>
     [
       cost.label.padEnd(22),
-      `${Math.round(cost.requestsPerSec)}`.padStart(8),
-      `${cost.throughputChangePercent > 0 ? '+' : ''}${cost.throughputChangePercent}%`.padStart(8),
-      `${cost.p50Ms}`.padStart(6),
-      `${cost.p99Ms}`.padStart(6),
-      `${cost.cpuMicrosPerRequest.toFixed(1)}`.padStart(9),
-      `${cost.extraCpuMicrosPerRequest > 0 ? '+' : ''}${cost.extraCpuMicrosPerRequest}`.padStart(9),
+      ...formatCostCells(cost),
     ].join('  '),
   )
   return [

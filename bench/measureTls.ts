@@ -6,6 +6,7 @@ import { runLoad, type RunLoadReturnType } from './runLoad.ts'
 import { spawnBenchChild, type BenchChild } from './spawnBenchChild.ts'
 import type { ServeTlsMessage, TlsVariant } from './serveTlsVariant.ts'
 import { median } from './percentile.ts'
+import { formatCostCells } from './formatCostCells.ts'
 
 export type TlsCost = {
   endpoint: 'GET /v1/jobs/:id' | 'MCP get_job'
@@ -120,12 +121,7 @@ export function printTlsTable(costs: readonly TlsCost[]): string {
     [
       cost.endpoint.padEnd(17),
       cost.label.padEnd(26),
-      `${Math.round(cost.requestsPerSec)}`.padStart(8),
-      `${cost.throughputChangePercent > 0 ? '+' : ''}${cost.throughputChangePercent}%`.padStart(8),
-      `${cost.p50Ms}`.padStart(6),
-      `${cost.p99Ms}`.padStart(6),
-      `${cost.cpuMicrosPerRequest.toFixed(1)}`.padStart(9),
-      `${cost.extraCpuMicrosPerRequest > 0 ? '+' : ''}${cost.extraCpuMicrosPerRequest}`.padStart(9),
+      ...formatCostCells(cost),
     ].join('  '),
   )
   return [
