@@ -44,7 +44,7 @@ afterAll(async () => {
 
 /** `npm run serve` against the slow node; resolves with where it serves. */
 async function serve(): Promise<string> {
-  const flags = ['--network', 'devnet', '--rpc-url', proxy.url, '--ws-rpc-url', 'none', ...deploymentArgv(devnet.deployment), '--port', '0', '--host', '127.0.0.1', '--poll-interval', '200']
+  const flags = ['--network', 'devnet', '--rpc-url', proxy.url, '--ws-rpc-url', 'none', ...deploymentArgv(devnet.deployment), '--port', '0', '--host', '127.0.0.1']
   const spawned = spawn(process.execPath, [`${root}dist/app/serve.js`, ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] })
   child = spawned
   spawned.stderr.on('data', (chunk: Buffer) => {
