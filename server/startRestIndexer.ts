@@ -229,7 +229,7 @@ async function startIndexing(
     store: started.store,
     logger: log,
     firstBlock: () => (resumedFrom === undefined ? (config.startBlock ?? rpc.firstLogsBlock) : resumedFrom + 1n),
-    headBlock: () => rpc.latestHead,
+    latestHead: () => rpc.latestHead,
     limits: () => describeNodeLimits(started),
     intervalMs: progressIntervalMs,
     tty: progressTty,

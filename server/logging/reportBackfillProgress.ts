@@ -7,7 +7,7 @@ export type ReportBackfillProgressParameters = {
   logger: Logger
   /** Where the back-fill started, and the latest head the node announced, as far as known yet (see createRpcObserver). */
   firstBlock: () => bigint | undefined
-  headBlock: () => bigint | undefined
+  latestHead: () => bigint | undefined
   /** The node's limits in force (the eth_getLogs window, the request rate), shown with each progress line. */
   limits?: (() => Record<string, unknown>) | undefined
   /** Between two progress lines (default 5 s). */
@@ -35,7 +35,7 @@ export function reportBackfillProgress({
   store,
   logger,
   firstBlock,
-  headBlock,
+  latestHead,
   limits,
   intervalMs = 5_000,
   tty,
@@ -45,7 +45,7 @@ export function reportBackfillProgress({
   let finished = false
 
   const measure = (): BackfillProgress | undefined =>
-    readSyncProgress(store, { now: now(), firstBlock: firstBlock(), latestHead: headBlock(), backfillStartedAt: startedAt }).backfill
+    readSyncProgress(store, { now: now(), firstBlock: firstBlock(), latestHead: latestHead(), backfillStartedAt: startedAt }).backfill
 
   const draw = (progress: BackfillProgress, jobs: number): void => {
     const filled = Math.round((progress.percent / 100) * barWidth)

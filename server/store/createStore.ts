@@ -30,7 +30,8 @@ export type CreateStoreParameters = {
  * Made of parts that share the counters, the version and the change tracker: the records
  * (createServiceRecords, createJobRecords), where indexing stands (createSyncState), the rollback
  * (createRollback) and the durable store's snapshots (createStoreSnapshots). The readers' methods
- * are the parts' own functions, so a read goes through no extra call.
+ * for single records, lists and indexes are the parts' own functions, so those reads go through
+ * no extra call.
  */
 export function createStore({
   pollIntervalMs,

@@ -26,7 +26,7 @@ export function removeById<entry extends Keyed>(entries: entry[], entry: entry):
 }
 
 /** The position of the first entry whose key is not below `key`. */
-export function lowerBoundById(entries: readonly Keyed[], key: JobKey): number {
+function lowerBoundById(entries: readonly Keyed[], key: JobKey): number {
   let low = 0
   let high = entries.length
   while (low < high) {
