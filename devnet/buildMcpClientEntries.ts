@@ -4,6 +4,8 @@ import { parseEther } from 'viem'
 import type { Config } from '../config/ConfigSchema.ts'
 import { userFolder } from '../config/userFolder.ts'
 import { seedAccounts } from './seed/seedAccounts.ts'
+import { referenceSellerIndex } from './seed/marketPlan.ts'
+import { defaultSpendLimits } from '../mcp/spend/defaultSpendLimits.ts'
 
 export type BuildMcpClientEntriesParameters = {
   config: Config
@@ -37,13 +39,13 @@ export function buildMcpClientEntries({ config, hostedUrl, buyerKey }: BuildMcpC
           DEPLOYMENT_PATH: config.deploymentPath,
           MARKET_OUTPUT_URL: `${config.tlsCert === null ? 'http' : 'https'}://${config.host}:${config.sellerPort}/outputs/{jobId}`,
           // The seller whose jobs the reference seller answers: other sellers' jobs never reach its endpoint.
-          MARKET_OUTPUT_SELLER: seedAccounts.sellers[0].address,
+          MARKET_OUTPUT_SELLER: seedAccounts.sellers[referenceSellerIndex].address,
           MARKET_PRIVATE_KEY: buyerKey,
           // Written out, so the person sees the knobs a real entry has. The devnet's dearest
           // service costs 0.004, under the default 0.01 cap; a day of trying it may take more than
           // the default 0.05, so 1 devnet token. Its own ledger: devnet spending must not eat into
           // the real network's day.
-          MARKET_MAX_PRICE_WEI: parseEther('0.01').toString(),
+          MARKET_MAX_PRICE_WEI: defaultSpendLimits.maxPriceWei.toString(),
           MARKET_SPEND_LIMIT_WEI: parseEther('1').toString(),
           MARKET_SPEND_LEDGER: join(userFolder, 'spend-devnet.json'),
           // A devnet's certificate is likely self-signed: the local server must trust it to fetch outputs.

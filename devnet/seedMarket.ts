@@ -5,7 +5,8 @@ import type { JobStateName } from '../contract/job.ts'
 import { createSeedJobs } from './seed/createSeedJobs.ts'
 import { disputeSeedJobs } from './seed/disputeSeedJobs.ts'
 import { expireSeedJobs } from './seed/expireSeedJobs.ts'
-import { delistedServiceIndex, inactiveServiceIndex, type JobOutcome, plannedJobs, plannedServices, rotatedServiceIndex } from './seed/marketPlan.ts'
+import { delistedServiceIndex, inactiveServiceIndex, type JobOutcome, plannedJobs, plannedServices, referenceSellerIndex, rotatedServiceIndex } from './seed/marketPlan.ts'
+import { seedAccounts } from './seed/seedAccounts.ts'
 import { registerSeedServices } from './seed/registerSeedServices.ts'
 import { runSeedSellers } from './seed/runSeedSellers.ts'
 import type { SeedRun } from './seed/SeedRun.ts'
@@ -102,7 +103,7 @@ function summarizeSeed({ sellers, buyers, serviceIds, jobIds }: SeedRun): SeedMa
     failedDisputes: jobIdsWith('disputeFailed'),
     slashedJobs: jobIdsWith('slashed'),
     jobsByState,
-    pendingForReferenceSeller: pendingOf([0]),
-    pendingElsewhere: pendingOf([1, 2]),
+    pendingForReferenceSeller: pendingOf([referenceSellerIndex]),
+    pendingElsewhere: pendingOf(seedAccounts.sellers.flatMap((_, index) => (index === referenceSellerIndex ? [] : [index]))),
   }
 }

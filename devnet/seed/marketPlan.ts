@@ -2,6 +2,9 @@ import { parseEther } from 'viem'
 
 export type SellerIndex = 0 | 1 | 2
 
+/** Seller #1 of the seed: the only seeded seller whose jobs the reference seller answers. */
+export const referenceSellerIndex: SellerIndex = 0
+
 export type PlannedService = {
   /** Stable name used to derive the service's keys; the service id is its position + 1. */
   key: string

@@ -1,4 +1,4 @@
-import { type Account, type Chain, type Hex, type LocalAccount, type Transport, type WalletClient, createWalletClient } from 'viem'
+import { type Account, type Address, type Chain, type Hex, type LocalAccount, type Transport, type WalletClient, createWalletClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
 export type KeyLike = Hex | LocalAccount
@@ -12,6 +12,8 @@ export type SellerWalletServices = readonly {
 }[]
 
 export type SellerWallets = {
+  /** The seller accounts, each once, in the order of their first service. */
+  sellers: Address[]
   /** The wallet that submits each service's attestations; one client per seller account. */
   serviceWallets: Map<bigint, SellerWallet>
   /** Each service's signing accounts, oldest first; `addSigningKey` appends to them. */
@@ -25,7 +27,7 @@ export function createSellerWallets(
   services: SellerWalletServices,
   { chain, transport, pollingIntervalMs }: { chain: Chain; transport: Transport; pollingIntervalMs: number },
 ): SellerWallets {
-  const wallets = new Map<string, SellerWallet>()
+  const wallets = new Map<Address, SellerWallet>()
   const serviceWallets = new Map<bigint, SellerWallet>()
   const signingAccounts = new Map<bigint, LocalAccount[]>()
   for (const { serviceId, sellerKey, signingKey } of services) {
@@ -38,5 +40,5 @@ export function createSellerWallets(
     const keys = (Array.isArray(signingKey) ? signingKey : [signingKey]) as readonly KeyLike[]
     signingAccounts.set(serviceId, [...(signingAccounts.get(serviceId) ?? []), ...keys.map(toAccount)])
   }
-  return { serviceWallets, signingAccounts }
+  return { sellers: [...wallets.keys()], serviceWallets, signingAccounts }
 }

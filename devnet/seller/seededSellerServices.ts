@@ -1,9 +1,7 @@
-import { plannedServices } from '../seed/marketPlan.ts'
+import { plannedServices, referenceSellerIndex } from '../seed/marketPlan.ts'
 import { seedAccounts, serviceSigningAccount } from '../seed/seedAccounts.ts'
 import type { ReferenceSellerService } from './startReferenceSeller.ts'
 
-/** Seller #1 of the seed: the only seeded seller whose jobs the reference seller answers. */
-const referenceSellerIndex = 0
 /** Signing-key generations offered per service: the seed's first key and one rotation. */
 const signingKeyGenerations = [1, 2]
 

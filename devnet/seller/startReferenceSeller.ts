@@ -98,7 +98,7 @@ export async function startReferenceSeller({
     port,
     serving,
     log,
-    sellers: [...new Set([...wallets.serviceWallets.values()])].map((wallet) => wallet.account.address),
+    sellers: wallets.sellers,
     chainId,
     escrow: deployment.escrow,
     settle: (jobId) => settleRecordedOutput(publicClient, { escrow: deployment.escrow, store, jobId }),

@@ -25,7 +25,7 @@ export type OutputSettings = {
  * million tokens) hold about 4 MB of text, so more could not be used. Measured on the devnet, the
  * stdio server checking an accepted 4 MiB body peaked at 120 MiB resident (VmHWM), as without one.
  */
-export const defaultMaxOutputBytes = 4 * 1_024 * 1_024
+const defaultMaxOutputBytes = 4 * 1_024 * 1_024
 /**
  * 16 MiB: the server holds an answer several times while checking it (bytes, string, JSON,
  * UTF-8 for the hash). Measured on the devnet, an accepted body of 16 MiB peaked the stdio

@@ -4,6 +4,7 @@ import type { OutputSettings } from '../output/readOutputSettings.ts'
 import { maxOutputBodyDepth, readOutputField } from '../output/readOutputField.ts'
 import { requestOutput, type RequestOutputReturnType } from '../output/requestOutput.ts'
 import { signOutputRequest } from './signOutputRequest.ts'
+import { quoteUntrustedText } from '../../contract/quoteUntrustedText.ts'
 
 export type FetchJobOutputParameters = {
   /** Each seller's endpoint, and how much of an answer is read. */
@@ -117,10 +118,7 @@ function statusNote(url: string, { status, location }: { status: number; locatio
   return `The seller's output endpoint ${url} answered ${status}.`
 }
 
-/** The seller's text, quoted with control and bidi characters escaped, and cut to a readable length. */
+/** The seller's text, quoted with control, bidi and invisible characters escaped, and cut to a readable length. */
 function quoteLocation(location: string): string {
-  const shown = location.length > maxQuoted ? `${location.slice(0, maxQuoted)}…` : location
-  return JSON.stringify(shown).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (character) =>
-    `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )
+  return quoteUntrustedText(location.length > maxQuoted ? `${location.slice(0, maxQuoted)}…` : location)
 }

@@ -31,7 +31,7 @@ export type PayOrReuseJobReturnType = {
   jobId: bigint
   transactionHash: Hash
   /** The buyer's job for this service and prompt that was already open, when one was: nothing was paid. */
-  reused: Pick<NonNullable<FindOpenJobReturnType>, 'job' | 'secondsLeft'> | null
+  reused: Pick<NonNullable<FindOpenJobReturnType>, 'secondsLeft'> | null
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isAbsolute, join } from 'node:path'
-import { getAddress, isAddress, type Address, type PrivateKeyAccount } from 'viem'
+import { formatEther, getAddress, isAddress, type Address, type PrivateKeyAccount } from 'viem'
 import { userFolder } from '../../config/userFolder.ts'
 import { PositiveIdSchema, UintStringSchema } from '../../contract/primitives.ts'
 import { RunSettingError } from '../../errors/run.ts'
@@ -56,9 +56,9 @@ export const defaultSpendLedgerPath = join(userFolder, 'spend.json')
 /** The environment variables `run` reads, as `--help` lines. */
 export const runSettingsHelp = `  MARKET_PRIVATE_KEY        the buyer wallet's private key (0x + 64 hex digits); only run uses it, never shown
   MARKET_MAX_PRICE_WEI      refuse a service priced above this many wei per call
-                            (default 10000000000000000 = 0.01 native token; none for no cap)
+                            (default ${defaultSpendLimits.maxPriceWei} = ${formatEther(defaultSpendLimits.maxPriceWei)} native token; none for no cap)
   MARKET_SPEND_LIMIT_WEI    the most run may escrow in any 24 hours, counted in the ledger across restarts
-                            (default 50000000000000000 = 0.05 native token; none for no limit)
+                            (default ${defaultSpendLimits.spendLimitWei} = ${formatEther(defaultSpendLimits.spendLimitWei)} native token; none for no limit)
   MARKET_SPEND_LEDGER       the ledger file, always kept (absolute path; default ~/.tee-market/spend.json)
   MARKET_ALLOWED_SERVICES   the only service ids run may pay, comma-separated
   MARKET_ALLOWED_SELLERS    the only seller addresses run may pay, comma-separated

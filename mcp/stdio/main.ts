@@ -1,3 +1,4 @@
+import { formatEther } from 'viem'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { answerInfoFlags } from '../../config/answerInfoFlags.ts'
 import { describeConfigFlags } from '../../config/describeConfigFlags.ts'
@@ -9,6 +10,7 @@ import { createToolContext } from '../server/createToolContext.ts'
 import { createToolDispatcher } from '../server/createToolDispatcher.ts'
 import { runSettingsHelp } from '../run/readRunSettings.ts'
 import { localTools } from '../tools/localTools.ts'
+import { defaultSpendLimits } from '../spend/defaultSpendLimits.ts'
 
 // Local MCP server over stdio (`npx tee-market-mcp`, five tools). Network: 0g-mainnet unless
 // --network or MARKET_NETWORK says otherwise; the chain and indexer settings as for the indexer (RPC_URL, ...).
@@ -28,8 +30,8 @@ The local MCP server over stdio: list_services, get_service, get_job, verify_att
 ${describeConfigFlags({ only: ['network', 'rpcUrls', 'chainId', 'registry', 'escrow', 'deploymentPath', 'explorerUrl', 'indexerUrl', 'logLevel'] })}
 
 What run may spend (environment only, so that the agent cannot change it; see docs/mcp.md).
-With none of them set, run still keeps the ledger, a 24-hour limit of 0.05 native token and a
-per-call cap of 0.01: a person raises them, or lifts them with none, here in the environment:
+With none of them set, run still keeps the ledger, a 24-hour limit of ${formatEther(defaultSpendLimits.spendLimitWei)} native token and a
+per-call cap of ${formatEther(defaultSpendLimits.maxPriceWei)}: a person raises them, or lifts them with none, here in the environment:
 ${runSettingsHelp}`
 
 if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)
