@@ -94,7 +94,7 @@ export async function startRestIndexer(
       explorer: { assets, site: toExplorerSite(config) },
       accessLog: config.accessLog,
       limits: { maxConnectionsPerAddress: config.maxClientConnections },
-      rateLimit: { max: config.rateLimit, windowMs: 60_000 },
+      rateLimit: { max: config.rateLimit },
       metrics: registry === undefined ? undefined : { registry, route: config.metrics === 'on' },
       serving,
     })

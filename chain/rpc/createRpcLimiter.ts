@@ -68,8 +68,9 @@ export function createRpcLimiter({
   handOver = false,
   url = 'the RPC node',
 }: CreateRpcLimiterParameters = {}): CreateRpcLimiterReturnType {
-  const window = createCallWindow({ limit: requestsPerSecond ?? Infinity })
-  const learner = createRateLearner({ window, ceiling: requestsPerSecond ?? Infinity, forgetRefusalAfterMs })
+  const ceiling = requestsPerSecond ?? Infinity
+  const window = createCallWindow({ limit: ceiling })
+  const learner = createRateLearner({ window, ceiling, forgetRefusalAfterMs })
   let delayedCalls = 0
   let rateLimitedAnswers = 0
   let lastRateLimited: unknown

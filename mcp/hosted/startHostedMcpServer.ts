@@ -52,7 +52,7 @@ export async function startHostedMcpServer(
     dispatcher: registry === undefined ? dispatcher : observeToolCalls(dispatcher, { registry }),
     keepAliveMs,
     limits: { maxConnectionsPerAddress: config.maxClientConnections, ...limits },
-    rateLimit: { max: config.rateLimit, windowMs: 60_000 },
+    rateLimit: { max: config.rateLimit },
     hostGuard: createHostGuard({ bindHost: config.host, allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins }),
     health: () =>
       getMcpHealth(readChainId, { service: mcpServerName, network: config.network, chainId: config.chainId, tools }),

@@ -5,7 +5,8 @@ import { RateLimitedError } from '../../errors/http.ts'
 export type RateLimitSettings = {
   /** Requests one client may send per window; 0 for no limit. */
   max: number
-  windowMs: number
+  /** The window `max` counts in (default one minute: `--rate-limit` is requests per minute). */
+  windowMs?: number | undefined
 }
 
 export type AddRateLimitParameters = RateLimitSettings & {
@@ -21,7 +22,7 @@ export type AddRateLimitParameters = RateLimitSettings & {
  * RateLimitedError, which the app's error handler answers 429 with its Retry-After and RateLimit
  * headers (see toErrorReply); the plugin's own headers are off, as they are the older draft's.
  */
-export function addRateLimit(app: FastifyInstance, { max, windowMs, clients = 100_000 }: AddRateLimitParameters): void {
+export function addRateLimit(app: FastifyInstance, { max, windowMs = 60_000, clients = 100_000 }: AddRateLimitParameters): void {
   if (max === 0) return
   const windowSeconds = Math.ceil(windowMs / 1000)
   const off = { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': false } as const

@@ -42,21 +42,22 @@ export type CreateIndexerTransportReturnType = {
 export function createIndexerTransport({ urls, requestsPerSecond, batchSize, timeoutMs }: CreateIndexerTransportParameters): CreateIndexerTransportReturnType {
   const stallListeners = new Set<() => void>()
   const nodes = urls.map((url, index) => {
-    const limiter = createRpcLimiter({ requestsPerSecond, handOver: index < urls.length - 1, url: redactUrl(url) })
+    const shown = redactUrl(url)
+    const limiter = createRpcLimiter({ requestsPerSecond, handOver: index < urls.length - 1, url: shown })
     // Retries are the limiter's (rate limits) and the indexer's own (backoff, never skipping);
     // batching turns each window's reads into one request.
     // A non-2xx answer is an HTTP error with its status and Retry-After, even to a batch (createStatusCheck).
-    const onFetchResponse = createStatusCheck({ url: redactUrl(url) })
+    const onFetchResponse = createStatusCheck({ url: shown })
     // Named in health from a quarter of the deadline on, before the call goes to the next node.
-    const stallWatch = createNodeStallWatch({ url: redactUrl(url), stallAfterMs: timeoutMs / 4, onChange: () => stallListeners.forEach((listener) => listener()) })
+    const stallWatch = createNodeStallWatch({ url: shown, stallAfterMs: timeoutMs / 4, onChange: () => stallListeners.forEach((listener) => listener()) })
     const transport = limiter.wrap(httpWithDeadline(url, { batch: { batchSize }, retryCount: 0, timeoutMs, onFetchResponse, onExchange: stallWatch.onExchange }))
-    return { url, limiter, transport, stallWatch }
+    return { url, shown, limiter, transport, stallWatch }
   })
   const transport = nodes.length === 1 ? (nodes[0] as (typeof nodes)[number]).transport : fallback(nodes.map((node) => node.transport), { retryCount: 0 })
   return {
     transport,
     nodes: nodes.map(({ url, transport: node }) => ({ url, transport: node })),
-    limits: () => nodes.map(({ url, limiter }) => ({ url: redactUrl(url), ...limiter.state })),
+    limits: () => nodes.map(({ shown, limiter }) => ({ url: shown, ...limiter.state })),
     stalls: () => nodes.flatMap(({ stallWatch }) => stallWatch.stall() ?? []),
     watchStalls: (onChange) => {
       stallListeners.add(onChange)

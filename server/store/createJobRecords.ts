@@ -1,5 +1,4 @@
 import type { Job } from '../../contract/job.ts'
-import type { ChangeTracker } from './ChangeTracker.ts'
 import { compareLogs } from './compareLogs.ts'
 import { compareUintText } from '../../contract/compareUintText.ts'
 import { createJobHistories, type JobHistories } from './createJobHistories.ts'
@@ -7,8 +6,9 @@ import { createJobQueryIndexes } from './createJobQueryIndexes.ts'
 import { createValuePool, type ValuePool } from './createValuePool.ts'
 import { blockNumberAt, eventSlots, holds, JobEntry, logIndexAt, noHistory, transactionHashAt, type HistorySlot } from './jobHistory.ts'
 import { findJob, insertById, jobKey, removeById } from './jobsById.ts'
-import type { StoreCounters, StoredJob, StoreReader } from './StoreReader.ts'
+import type { StoredJob, StoreReader } from './StoreReader.ts'
 import type { RecordWriter } from './StoreWriter.ts'
+import type { RecordPartParameters } from './RecordPartParameters.ts'
 
 /** The jobs with their histories, the indexes the readers query, and what a rollback and a restore work with. */
 export type JobRecords = Pick<StoreReader, 'job' | 'jobDispute' | 'sellerJobs' | 'buyerJobs' | 'serviceJobs' | 'stateJobs'> &
@@ -27,13 +27,7 @@ export type JobRecords = Pick<StoreReader, 'job' | 'jobDispute' | 'sellerJobs' |
     clear(): void
   }
 
-export type CreateJobRecordsParameters = {
-  /** Shared with the services: every counter but `services` is counted here. */
-  counters: StoreCounters
-  /** Bumps the store's version (StoreReader's `version`) and returns it. */
-  changed: () => number
-  changes: ChangeTracker
-}
+export type CreateJobRecordsParameters = RecordPartParameters
 
 /**
  * How many distinct values each pool remembers. Addresses, amounts, block numbers and times,

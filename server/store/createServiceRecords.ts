@@ -1,12 +1,12 @@
 import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
-import type { ChangeTracker } from './ChangeTracker.ts'
 import { compareLogs } from './compareLogs.ts'
 import { compareUintText } from '../../contract/compareUintText.ts'
 import { createSellerIndex } from './createSellerIndex.ts'
 import { createTransactionIndex, sameSlot } from './createTransactionIndex.ts'
-import type { StoreCounters, StoreReader, StoredTransactionRecords } from './StoreReader.ts'
+import type { StoreReader, StoredTransactionRecords } from './StoreReader.ts'
 import type { RecordWriter } from './StoreWriter.ts'
+import type { RecordPartParameters } from './RecordPartParameters.ts'
 
 /** Registration or creation before the indexed range: no rollback can remove it. */
 export const beforeRange = -1n
@@ -28,13 +28,7 @@ export type ServiceRecords = Pick<StoreReader, 'service' | 'serviceEvents' | 'se
     clear(): void
   }
 
-export type CreateServiceRecordsParameters = {
-  /** Shared with the jobs: `services` is counted here. */
-  counters: StoreCounters
-  /** Bumps the store's version (StoreReader's `version`) and returns it. */
-  changed: () => number
-  changes: ChangeTracker
-}
+export type CreateServiceRecordsParameters = RecordPartParameters
 
 const noServiceEvents: readonly ServiceEvent[] = []
 
