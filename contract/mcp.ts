@@ -97,7 +97,8 @@ export const RunResultSchema = z.object({
     .optional()
     .describe(
       'Present when this call paid nothing: the buyer already had an open job for the same service and prompt (an earlier run, ' +
-        'perhaps one whose call timed out), and this call followed and returns that job.',
+        'perhaps one whose call timed out), or an earlier run\'s createJob for them whose receipt was never read, sent again as ' +
+        'signed, created one; this call followed and returns that job.',
     ),
   output: z
     .string()

@@ -93,14 +93,14 @@ export class InsufficientBalanceError extends BaseError {
 }
 
 /**
- * The `createJob` transaction was sent but its outcome cannot be established. It is never sent
- * twice, so the caller is told which hash to look up instead.
+ * The `createJob` transaction was sent but its outcome cannot be established. It is never signed
+ * twice: a `run` for the same service and prompt sends the same bytes again and reads them.
  */
 export class CreateJobUnconfirmedError extends BaseError {
   override name = 'CreateJobUnconfirmedError'
   constructor({ transactionHash, cause }: { transactionHash: string; cause?: unknown }) {
     super(
-      `The createJob transaction "${transactionHash}" was sent but its receipt could not be read; it was not resent. Look it up before running again.`,
+      `The createJob transaction "${transactionHash}" was sent but its receipt could not be read; it was not resent. Running the same service and prompt again sends this same transaction again, never a second payment.`,
       { code: 'create_job_unconfirmed', cause },
     )
   }
@@ -170,11 +170,14 @@ export class RunInterruptedError extends BaseError {
 /** The node refused the signed `createJob` transaction; it is not in its pool. */
 export class CreateJobRejectedError extends BaseError {
   override name = 'CreateJobRejectedError'
+  /** The node's own words, on one short line. */
+  readonly reason: string
   constructor({ reason, cause }: { reason: string; cause?: unknown }) {
     super(`The node refused the createJob transaction (${reason}). Nothing was spent.`, {
       code: 'create_job_rejected',
       cause,
     })
+    this.reason = reason
   }
 }
 

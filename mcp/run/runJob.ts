@@ -64,7 +64,9 @@ export async function runJob(
   const reuseNote =
     reused === null
       ? undefined
-      : `Job "${jobId}" for this service and prompt was already open, created by this buyer in transaction "${transactionHash}" (an earlier run, perhaps one whose call timed out): this call paid nothing and followed that job.`
+      : reused.how === 'open'
+        ? `Job "${jobId}" for this service and prompt was already open, created by this buyer in transaction "${transactionHash}" (an earlier run, perhaps one whose call timed out): this call paid nothing and followed that job.`
+        : `Job "${jobId}" was created by an earlier run for this service and prompt whose receipt was never read; its transaction "${transactionHash}" was sent again as signed: this call paid nothing and followed that job.`
   log(reused === null ? `run: job ${jobId} created for service ${serviceId} in ${transactionHash}` : `run: ${reuseNote}`)
 
   const startedAt = Date.now()
@@ -79,7 +81,7 @@ export async function runJob(
     progress(
       reused === null
         ? `Job ${jobId} created and paid in ${transactionHash}; waiting for the seller to settle it.`
-        : `Job ${jobId} was already open for this prompt; nothing paid, waiting for the seller to settle it.`,
+        : `Job ${jobId} was ${reused.how === 'open' ? 'already open' : "created by an earlier run's transaction, sent again,"} for this prompt; nothing paid, waiting for the seller to settle it.`,
     )
     const { job } = await settle(client, {
       chain,

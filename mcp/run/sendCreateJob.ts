@@ -1,13 +1,12 @@
 import {
   type Address,
   type Hash,
-  type PrivateKeyAccount,
+  type Hex,
   type Client,
   RpcError,
   RpcRequestError,
   type TransactionReceipt,
   TransactionNotFoundError,
-  type TransactionSerializable,
   BaseError as ViemBaseError,
   keccak256,
   parseEventLogs,
@@ -23,10 +22,11 @@ import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { CreateJobRejectedError, CreateJobRevertedError, CreateJobUnconfirmedError } from '../../errors/run.ts'
 
 export type SendCreateJobParameters = {
-  account: PrivateKeyAccount
   escrow: Address
-  /** Filled by `prepareCreateJob`. */
-  request: TransactionSerializable
+  /** Who signed it: whose `JobCreated` logs the fallback lookup reads. */
+  buyer: Address
+  /** The signed createJob: what `prepareCreateJob` filled, signed by the buyer's account. */
+  serializedTransaction: Hex
   /** How long to wait for the receipt before looking the job up another way. */
   receiptTimeoutMs?: number
   /** How far back the fallback lookup searches for the job's `JobCreated` log. */
@@ -39,15 +39,15 @@ export type SendCreateJobReturnType = {
 }
 
 /**
- * Signs and sends `createJob` exactly once. The hash is known before sending, so a lost answer
+ * Sends a signed `createJob` exactly once. The hash is known before sending, so a lost answer
  * or a lost receipt is looked up (by hash, then by the buyer's `JobCreated` logs), never resent:
- * one call can never create two jobs.
+ * one call can never create two jobs. Sending the same bytes again later is safe for the same
+ * reason: one hash is mined once at most.
  */
 export async function sendCreateJob(
   client: Client,
-  { account, escrow, request, receiptTimeoutMs = 120_000, lookbackBlocks = 1_000n }: SendCreateJobParameters,
+  { escrow, buyer, serializedTransaction, receiptTimeoutMs = 120_000, lookbackBlocks = 1_000n }: SendCreateJobParameters,
 ): Promise<SendCreateJobReturnType> {
-  const serializedTransaction = await account.signTransaction(request)
   const transactionHash = keccak256(serializedTransaction)
   try {
     await sendRawTransaction(client, { serializedTransaction })
@@ -66,7 +66,7 @@ export async function sendCreateJob(
   } catch (cause) {
     const jobId = await findJobCreated(client, {
       escrow,
-      buyer: account.address,
+      buyer,
       transactionHash,
       lookbackBlocks,
     }).catch(() => undefined)

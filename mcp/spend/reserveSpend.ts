@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { SpendLimitError } from '../../errors/spend.ts'
 import { lockSpendLedger } from './lockSpendLedger.ts'
 import { measureSpend } from './measureSpend.ts'
-import { readSpendLedger, writeSpendLedger } from './spendLedgerFile.ts'
+import { readSpendLedger, type SpendEntry, writeSpendLedger } from './spendLedgerFile.ts'
 
 export type ReserveSpendParameters = {
   /** `MARKET_SPEND_LEDGER`. */
@@ -14,6 +14,8 @@ export type ReserveSpendParameters = {
   price: bigint
   serviceId: bigint
   buyer: string
+  /** The signed transaction about to be sent, and the prompt's commitment (see SpendEntry's `sending`). */
+  sending?: SpendEntry['sending']
   now?: number
 }
 
@@ -27,12 +29,12 @@ export type ReserveSpendReturnType = {
  * lock: two servers checking and writing at once cannot both take the last of the room. A crash
  * after this counts a payment that may not have been made, never the reverse.
  */
-export async function reserveSpend({ path, limit, limitIsDefault = false, price, serviceId, buyer, now = Date.now() }: ReserveSpendParameters): Promise<ReserveSpendReturnType> {
+export async function reserveSpend({ path, limit, limitIsDefault = false, price, serviceId, buyer, sending, now = Date.now() }: ReserveSpendParameters): Promise<ReserveSpendReturnType> {
   const id = randomUUID()
   await lockSpendLedger(path, async () => {
     const { spent, fits, freesAt, current } = measureSpend(await readSpendLedger(path), { now, price, limit })
     if (!fits && limit !== null) throw new SpendLimitError({ spent, limit, price, freesAt, isDefault: limitIsDefault })
-    await writeSpendLedger(path, { version: 1, entries: [...current, { id, wei: price.toString(), at: now, serviceId: serviceId.toString(), buyer }] })
+    await writeSpendLedger(path, { version: 1, entries: [...current, { id, wei: price.toString(), at: now, serviceId: serviceId.toString(), buyer, ...(sending === undefined ? {} : { sending }) }] })
   })
   return { id }
 }

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import { UintStringSchema } from '../../contract/primitives.ts'
+import { Bytes32Schema, HexSchema, UintStringSchema } from '../../contract/primitives.ts'
 import { SpendLedgerError } from '../../errors/spend.ts'
 
 const SpendEntrySchema = z.object({
@@ -13,6 +13,12 @@ const SpendEntrySchema = z.object({
   at: z.number().int().nonnegative(),
   serviceId: z.string(),
   buyer: z.string(),
+  /**
+   * The signed createJob, from before it is sent until its outcome is read: a later `run` for the
+   * same service and prompt sends these bytes again (one hash, mined once at most) rather than
+   * paying twice. Left when the receipt never came, or the process died waiting for it.
+   */
+  sending: z.object({ inputCommitment: Bytes32Schema, transaction: HexSchema }).optional(),
 })
 
 /** The file `MARKET_SPEND_LEDGER` names: what `run` escrowed in the last 24 hours, across restarts and processes. */

@@ -23,7 +23,8 @@ export const runTool = defineTool({
     'MARKET_CONFIRM_ABOVE_WEI. These limits are set by the person in the server\'s environment (raised, or lifted with none, only there): never ask to change them. If the seller does not settle within timeoutSec ' +
     '(default 300, 30 to 86400), the escrow is reclaimed and the error names the job and the refund transaction. Never retry a run whose ' +
     'error names a job id: check that job with get_job instead. A run repeated with the same serviceId and prompt while this buyer\'s ' +
-    'earlier job for them is still open pays nothing: it waits for that job and returns it with reuseNote saying so. Check the service with get_service first. Sends progress ' +
+    'earlier job for them is still open, or after an earlier run\'s payment was never confirmed (it is sent again as signed), pays nothing: ' +
+    'it waits for that job and returns it with reuseNote saying so. Check the service with get_service first. Sends progress ' +
     'notifications while it waits (when given a progress token); a cancel before payment spends nothing, a cancel after it stops ' +
     'the wait and leaves the paid job on chain (the server log names it).',
   inputSchema: RunArgsSchema,

@@ -1,5 +1,5 @@
-import { type Address, type Client, createPublicClient, http, parseEther, stringToBytes } from 'viem'
-import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
+import { type Address, type Client, type TransactionSerializable, createPublicClient, http, parseEther, stringToBytes } from 'viem'
+import { mnemonicToAccount, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
@@ -51,12 +51,17 @@ async function setup(intercept: Intercept) {
   return { account, client, request, counters: () => counters(account.address) }
 }
 
+/** What sendCreateJob takes: the transaction signed by the buyer. */
+async function signed(account: PrivateKeyAccount, request: TransactionSerializable) {
+  return { buyer: account.address, serializedTransaction: await account.signTransaction(request) }
+}
+
 const sends = (request: { method: string }) => request.method === 'eth_sendRawTransaction'
 
 test('default: one job, its id from the receipt', async () => {
   const { account, client, request, counters } = await setup((_, forward) => forward())
   const before = await counters()
-  const sent = await sendCreateJob(client, { account, escrow: devnet.deployment.escrow, request })
+  const sent = await sendCreateJob(client, { escrow: devnet.deployment.escrow, ...(await signed(account, request)) })
   expect(sent.jobId).toBe(before.nextJobId)
   expect(await counters()).toEqual({ nonce: before.nonce + 1, nextJobId: before.nextJobId + 1n })
 })
@@ -69,7 +74,7 @@ describe('never two jobs for one call', () => {
       return 'drop'
     })
     const before = await counters()
-    const sent = await sendCreateJob(client, { account, escrow: devnet.deployment.escrow, request })
+    const sent = await sendCreateJob(client, { escrow: devnet.deployment.escrow, ...(await signed(account, request)) })
     expect(sent.jobId).toBe(before.nextJobId)
     expect(await counters()).toEqual({ nonce: before.nonce + 1, nextJobId: before.nextJobId + 1n })
   })
@@ -82,7 +87,7 @@ describe('never two jobs for one call', () => {
       return { jsonrpc: '2.0', id: rpc.id, error: { code: -32000, message: 'nonce too low' } }
     })
     const before = await counters()
-    const sent = await sendCreateJob(client, { account, escrow: devnet.deployment.escrow, request })
+    const sent = await sendCreateJob(client, { escrow: devnet.deployment.escrow, ...(await signed(account, request)) })
     expect(sent.jobId).toBe(before.nextJobId)
     expect(await counters()).toEqual({ nonce: before.nonce + 1, nextJobId: before.nextJobId + 1n })
   })
@@ -93,9 +98,8 @@ describe('never two jobs for one call', () => {
     )
     const before = await counters()
     const sent = await sendCreateJob(client, {
-      account,
       escrow: devnet.deployment.escrow,
-      request,
+      ...(await signed(account, request)),
       receiptTimeoutMs: 1_000,
     })
     expect(sent.jobId).toBe(before.nextJobId)
@@ -113,9 +117,8 @@ describe('never two jobs for one call', () => {
     })
     const before = await counters()
     const error = await sendCreateJob(client, {
-      account,
       escrow: devnet.deployment.escrow,
-      request,
+      ...(await signed(account, request)),
       receiptTimeoutMs: 1_000,
     }).catch((error: unknown) => error)
     expect(error).toBeInstanceOf(CreateJobUnconfirmedError)
@@ -130,9 +133,8 @@ test('the node refuses the transaction: nothing spent, the reason given', async 
   const before = await counters()
   // Signed for a chain the node does not serve: refused outright.
   const error = await sendCreateJob(client, {
-    account,
     escrow: devnet.deployment.escrow,
-    request: { ...request, chainId: 1 },
+    ...(await signed(account, { ...request, chainId: 1 })),
   }).catch((error: unknown) => error)
   expect(error).toBeInstanceOf(CreateJobRejectedError)
   expect((error as Error).message).toMatch(/^The node refused the createJob transaction \(.+\)\. Nothing was spent\.$/)

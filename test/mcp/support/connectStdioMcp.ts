@@ -14,6 +14,8 @@ export type StdioMcp = {
   logMessages: () => string
   call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>
   close: () => Promise<void>
+  /** Kills the server process with SIGKILL, as a crash would end it: no cleanup runs. */
+  kill: () => void
 }
 
 export type ConnectStdioMcpParameters = {
@@ -53,6 +55,9 @@ export async function connectStdioMcp({ env, elicit }: ConnectStdioMcpParameters
         { timeout: 600_000 },
       )) as CallToolResult,
     close: () => client.close(),
+    kill: () => {
+      if (transport.pid !== null) process.kill(transport.pid, 'SIGKILL')
+    },
   }
 }
 
