@@ -1,4 +1,5 @@
-import { type PublicClient, createPublicClient, defineChain, http } from 'viem'
+import { type PublicClient, createPublicClient, defineChain } from 'viem'
+import { httpWithDeadline } from '../../chain/rpc/httpWithDeadline.ts'
 import type { Deployment } from '../../config/deployment.ts'
 import { ConfigError } from '../../errors/config.ts'
 import { ServiceNotServedError } from '../../errors/seller.ts'
@@ -42,6 +43,8 @@ export type StartReferenceSellerParameters = {
   /** JSON file keeping outputs and scan progress across restarts; memory only when absent. */
   stateFile?: string
   pollingIntervalMs?: number
+  /** Deadline of each call to the node, headers and body (default 10,000 ms). */
+  rpcTimeoutMs?: number
   /** Widest eth_getLogs range asked for; halved while the node refuses a range as too wide. */
   maxBlockRange?: bigint
   /** One line per answered, skipped or failing job. */
@@ -73,11 +76,13 @@ export async function startReferenceSeller({
   fromBlock,
   stateFile,
   pollingIntervalMs = 500,
+  rpcTimeoutMs = 10_000,
   maxBlockRange = 5_000n,
   log = () => {},
 }: StartReferenceSellerParameters): Promise<StartReferenceSellerReturnType> {
   if (services.length === 0) throw new ConfigError('The reference seller needs at least one service to serve.')
-  const transport = http(rpcUrl)
+  // A node that stalls an answer, or refuses a call with a non-2xx status, fails the call in time.
+  const transport = httpWithDeadline(rpcUrl, { timeoutMs: rpcTimeoutMs })
   const publicClient: PublicClient = createPublicClient({ transport, pollingInterval: pollingIntervalMs, cacheTime: 0 })
   const chainId = await publicClient.getChainId()
   const chain = defineChain({

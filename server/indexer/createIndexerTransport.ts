@@ -1,7 +1,6 @@
 import { fallback, type Transport } from 'viem'
 import { createNodeStallWatch, type NodeStall } from '../../chain/rpc/createNodeStallWatch.ts'
 import { createRpcLimiter, type RpcLimiterState } from '../../chain/rpc/createRpcLimiter.ts'
-import { createStatusCheck } from '../../chain/rpc/createStatusCheck.ts'
 import { httpWithDeadline } from '../../chain/rpc/httpWithDeadline.ts'
 import { redactUrl } from '../../config/redactUrl.ts'
 
@@ -46,11 +45,9 @@ export function createIndexerTransport({ urls, requestsPerSecond, batchSize, tim
     const limiter = createRpcLimiter({ requestsPerSecond, handOver: index < urls.length - 1, url: shown })
     // Retries are the limiter's (rate limits) and the indexer's own (backoff, never skipping);
     // batching turns each window's reads into one request.
-    // A non-2xx answer is an HTTP error with its status and Retry-After, even to a batch (createStatusCheck).
-    const onFetchResponse = createStatusCheck({ url: shown })
     // Named in health from a quarter of the deadline on, before the call goes to the next node.
     const stallWatch = createNodeStallWatch({ url: shown, stallAfterMs: timeoutMs / 4, onChange: () => stallListeners.forEach((listener) => listener()) })
-    const transport = limiter.wrap(httpWithDeadline(url, { batch: { batchSize }, retryCount: 0, timeoutMs, onFetchResponse, onExchange: stallWatch.onExchange }))
+    const transport = limiter.wrap(httpWithDeadline(url, { batch: { batchSize }, retryCount: 0, timeoutMs, onExchange: stallWatch.onExchange }))
     return { url, shown, limiter, transport, stallWatch }
   })
   const transport = nodes.length === 1 ? (nodes[0] as (typeof nodes)[number]).transport : fallback(nodes.map((node) => node.transport), { retryCount: 0 })

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { recoverAttestationSigner } from '../../chain/attestation/recoverAttestationSigner.ts'
 import { startReferenceSeller } from '../../devnet/seller/startReferenceSeller.ts'
 import { type FaultProxy, startFaultProxy } from '../support/faultProxy.ts'
+import { startStallingProxy } from '../support/startStallingProxy.ts'
 import { type SellerFixture, startSellerFixture, testAccount } from './sellerFixture.ts'
 
 const seller = testAccount(16)
@@ -55,5 +56,28 @@ test('settles every job through a faulty node, none skipped', async () => {
     expect(proxy.counts.drop + proxy.counts.status429 + proxy.counts.status500 + proxy.counts.delay).toBeGreaterThan(0)
   } finally {
     await referenceSeller.stop()
+  }
+})
+
+test('a node that stalls an answer after its headers: the call ends at its deadline, and the job is still settled', { timeout: 60_000 }, async () => {
+  const stallSeller = testAccount(18)
+  const serviceId = await fixture.registerService({ seller: stallSeller, signingAddress: privateKeyToAccount(signingKey).address })
+  const stalling = await startStallingProxy({ target: fixture.rpcUrl })
+  const referenceSeller = await startReferenceSeller({
+    rpcUrl: stalling.url,
+    deployment: fixture.deployment,
+    services: [{ serviceId, sellerKey: stallSeller, signingKey }],
+    port: 0,
+    pollingIntervalMs: 100,
+  })
+  try {
+    stalling.stall({ kind: 'halfBody', answers: 1 })
+    const jobId = await fixture.createJob({ buyer, serviceId, prompt: 'Stalled node.' })
+    const job = await fixture.waitForSettled(jobId)
+    expect(job.state).toBe(3)
+    expect(stalling.stalled().answers).toBe(1)
+  } finally {
+    await referenceSeller.stop()
+    await stalling.stop()
   }
 })
