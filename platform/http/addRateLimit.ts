@@ -17,10 +17,12 @@ export type AddRateLimitParameters = RateLimitSettings & {
 /**
  * Limits requests per client with `@fastify/rate-limit` (a fixed window per client, kept in
  * memory): the client is `request.ip`, the socket's address, or the forwarded one when the
- * request comes through a `--trust-proxy` address. A root `onRequest` hook, so every path is
- * limited, unknown ones and 404s included, before any handler runs. A refused request throws a
- * RateLimitedError, which the app's error handler answers 429 with its Retry-After and RateLimit
- * headers (see toErrorReply); the plugin's own headers are off, as they are the older draft's.
+ * request comes through a `--trust-proxy` address; an IPv6 one counts by its /64 (the plugin's
+ * `ipv6Subnet`, as clientKeyOf does for the connection cap). A root `onRequest` hook, so every
+ * path is limited, unknown ones and 404s included, before any handler runs. A refused request
+ * throws a RateLimitedError, which the app's error handler answers 429 with its Retry-After and
+ * RateLimit headers (see toErrorReply); the plugin's own headers are off, as they are the older
+ * draft's.
  */
 export function addRateLimit(app: FastifyInstance, { max, windowMs = 60_000, clients = 100_000 }: AddRateLimitParameters): void {
   if (max === 0) return

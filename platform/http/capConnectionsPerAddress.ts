@@ -1,7 +1,8 @@
 import type { Server } from 'node:net'
+import { clientKeyOf } from './clientKeyOf.ts'
 
 export type CapConnectionsPerAddressParameters = {
-  /** Open connections one client address may hold; 0 for no cap. */
+  /** Open connections one client address (an IPv6 one's /64: clientKeyOf) may hold; 0 for no cap. */
   max: number
   /** Addresses never capped: the trusted proxies, which carry every client's connections. */
   exempt: (address: string) => boolean
@@ -21,16 +22,17 @@ export function capConnectionsPerAddress(server: Server, { max, exempt }: CapCon
   server.on('connection', (socket) => {
     const address = socket.remoteAddress
     if (address === undefined || exempt(address)) return
-    const count = (open.get(address) ?? 0) + 1
+    const client = clientKeyOf(address)
+    const count = (open.get(client) ?? 0) + 1
     if (count > max) {
       socket.destroy()
       return
     }
-    open.set(address, count)
+    open.set(client, count)
     socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1
-      if (left === 0) open.delete(address)
-      else open.set(address, left)
+      const left = (open.get(client) ?? 1) - 1
+      if (left === 0) open.delete(client)
+      else open.set(client, left)
     })
   })
 }
