@@ -107,18 +107,22 @@ function failureNote(url: string, error: unknown, requestTimeoutMs: number): str
   const timedOut = error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')
   return timedOut
     ? `The seller's output endpoint ${url} did not answer within ${requestTimeoutMs / 1_000} s.`
-    : `The seller's output endpoint ${url} could not be reached${error instanceof Error ? ` (${error.message.slice(0, maxQuoted)})` : ''}.`
+    : `The seller's output endpoint ${url} could not be reached${error instanceof Error ? ` (${quoteSellerText(error.message)})` : ''}.`
 }
 
 function statusNote(url: string, { status, location }: { status: number; location?: string | undefined }, retryForMs: number): string {
   if (status === 404) return `The seller did not serve the output at ${url} within ${retryForMs / 1_000} s (it answered 404).`
   if (status >= 300 && status <= 399 && location !== undefined) {
-    return `The seller's output endpoint ${url} answered a redirect (${status}) to ${quoteLocation(location)}; not followed.`
+    return `The seller's output endpoint ${url} answered a redirect (${status}) to ${quoteSellerText(location)}; not followed.`
   }
   return `The seller's output endpoint ${url} answered ${status}.`
 }
 
-/** The seller's text, quoted with control, bidi and invisible characters escaped, and cut to a readable length. */
-function quoteLocation(location: string): string {
-  return quoteUntrustedText(location.length > maxQuoted ? `${location.slice(0, maxQuoted)}…` : location)
+/**
+ * Text the seller's side chose (a Location, or a connection error that may carry its
+ * certificate's names), quoted with control, bidi and invisible characters escaped, and cut to a
+ * readable length.
+ */
+function quoteSellerText(text: string): string {
+  return quoteUntrustedText(text.length > maxQuoted ? `${text.slice(0, maxQuoted)}…` : text)
 }

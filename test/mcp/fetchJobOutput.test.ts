@@ -137,7 +137,7 @@ describe('what the endpoint answers', () => {
     closers.splice(0).forEach((close) => close())
     const fetched = await fetchFrom({ MARKET_OUTPUT_URLS: `${seller}=${template}` })
     const url = template.replace('{jobId}', '7')
-    expect(fetched.note).toBe(`The seller's output endpoint ${url} could not be reached (connect ECONNREFUSED ${new URL(url).host}).`)
+    expect(fetched.note).toBe(`The seller's output endpoint ${url} could not be reached ("connect ECONNREFUSED ${new URL(url).host}").`)
   })
 })
 
