@@ -43,6 +43,8 @@ export type RpcLimiterState = {
   delayedCalls: number
   /** Rate-limited answers (each call of a refused batch counts one). */
   rateLimitedAnswers: number
+  /** How much longer the node asked to be left alone (its `Retry-After`, else the backoff); 0 when it did not. */
+  pausedForMs: number
 }
 
 export type CreateRpcLimiterReturnType = {
@@ -128,6 +130,7 @@ export function createRpcLimiter({
         rateInForce: Number.isFinite(learner.rate) ? Math.floor(learner.rate) : null,
         delayedCalls,
         rateLimitedAnswers,
+        pausedForMs: Math.max(0, window.pausedUntil - performance.now()),
       }
     },
   }

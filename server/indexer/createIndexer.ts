@@ -37,6 +37,8 @@ export type CreateIndexerParameters = {
    * nodes, plus one).
    */
   pollStallMs?: number
+  /** How much longer the nodes asked to be left alone: the poll's watchdog waits that out (see createPollWatchdog). */
+  pollHeldForMs?: () => number
   /** Every failed poll (it is retried); defaults to one line on stderr. */
   onError?: CreatePollLoopParameters['onError']
   /**
@@ -103,6 +105,7 @@ export function createIndexer(
     retryDelayMs = 250,
     maxRetryDelayMs = 10_000,
     pollStallMs = 30_000,
+    pollHeldForMs,
     onError = logError,
     newHeads,
     onNewHeadsChange = logNewHeadsChange,
@@ -124,7 +127,7 @@ export function createIndexer(
       ? createSelfCheck({ store, deployment, window, jobsPerRun: selfCheckJobs, servicesPerRun: selfCheckServices, onRepair, intervalMs: selfCheckIntervalMs, now })
       : undefined
   const poll = createPoll({ store, deployment, startBlock, chainId, window, bloomCheckBlocks, selfCheck, commit, now, onPoll, onReorg })
-  const loop = createPollLoop(client, { store, poll, pollIntervalMs, retryDelayMs, maxRetryDelayMs, pollStallMs, onError, newHeads, onNewHeadsChange, now })
+  const loop = createPollLoop(client, { store, poll, pollIntervalMs, retryDelayMs, maxRetryDelayMs, pollStallMs, pollHeldForMs, onError, newHeads, onNewHeadsChange, now })
   return {
     store,
     logWindow: { size: window.size, limit: window.limit },

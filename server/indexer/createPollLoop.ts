@@ -16,6 +16,8 @@ export type CreatePollLoopParameters = {
   maxRetryDelayMs: number
   /** A poll none of whose requests settled for this long is abandoned and retried (see createPollWatchdog). */
   pollStallMs: number
+  /** How much longer the nodes asked to be left alone (createPollWatchdog's `heldForMs`). */
+  pollHeldForMs?: (() => number) | undefined
   /** Every failed poll (it is retried). */
   onError: (error: unknown) => void
   /** Follow new heads over this WebSocket: each head starts a poll at once. */
@@ -43,7 +45,7 @@ export type PollLoop = {
  */
 export function createPollLoop(
   client: Client,
-  { store, poll, pollIntervalMs, retryDelayMs, maxRetryDelayMs, pollStallMs, onError, newHeads, onNewHeadsChange, now }: CreatePollLoopParameters,
+  { store, poll, pollIntervalMs, retryDelayMs, maxRetryDelayMs, pollStallMs, pollHeldForMs, onError, newHeads, onNewHeadsChange, now }: CreatePollLoopParameters,
 ): PollLoop {
   let stopped = false
   let failures = 0
@@ -66,7 +68,7 @@ export function createPollLoop(
     polling = true
     headWaiting = false
     const startedAt = now()
-    const watchdog = createPollWatchdog(client, { stallMs: pollStallMs })
+    const watchdog = createPollWatchdog(client, { stallMs: pollStallMs, heldForMs: pollHeldForMs })
     inFlight = poll(watchdog.client).finally(watchdog.stop).then(
       (headNumber) => {
         polling = false

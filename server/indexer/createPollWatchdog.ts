@@ -2,8 +2,13 @@ import type { Client } from 'viem'
 import { PollStalledError } from '../../errors/chain.ts'
 
 export type CreatePollWatchdogParameters = {
-  /** The poll is abandoned once none of its requests settled for this long (and none ran). */
+  /** The poll is abandoned once it has had requests in flight and none settled for this long. */
   stallMs: number
+  /**
+   * How much longer the nodes asked to be left alone (a rate limit's `Retry-After`): requests
+   * waiting that out are not stalled, so the watchdog waits it out too. 0 when none did.
+   */
+  heldForMs?: () => number
 }
 
 export type PollWatchdog = {
@@ -15,24 +20,30 @@ export type PollWatchdog = {
 
 /**
  * One poll's watchdog. Every request already has a deadline, but a poll is many requests, some
- * held by the rate limiter, some handed from node to node: the watchdog fires when none of them
- * settled for `stallMs`, and then fails them all, so the poll ends through its failure path
- * (recorded, retried with backoff) and never holds the loop. It interrupts the poll rather than
- * leaving it running beside the next one: two polls must not write the store at once.
+ * held by the rate limiter, some handed from node to node: the watchdog fires when requests are in
+ * flight and none of them settled for `stallMs` (plus any wait a node asked for), and then fails
+ * them all, so the poll ends through its failure path (recorded, retried with backoff) and never
+ * holds the loop. Time with nothing in flight (applying logs, a commit) is not counted. It
+ * interrupts the poll rather than leaving it running beside the next one: two polls must not
+ * write the store at once.
  */
-export function createPollWatchdog(client: Client, { stallMs }: CreatePollWatchdogParameters): PollWatchdog {
+export function createPollWatchdog(client: Client, { stallMs, heldForMs = () => 0 }: CreatePollWatchdogParameters): PollWatchdog {
   const controller = new AbortController()
   const { signal } = controller
-  const fire = (): void => controller.abort(new PollStalledError({ stallMs }))
-  let timer = setTimeout(fire, stallMs)
-  let stopped = false
-  const rearm = (): void => {
-    clearTimeout(timer)
-    if (!stopped && !signal.aborted) timer = setTimeout(fire, stallMs)
-  }
   // One listener for every request in flight, not one each: a poll has dozens at once, and Node
   // warns of a leak past ten listeners on a signal.
   const inFlight = new Set<(reason: Error) => void>()
+  let timer: NodeJS.Timeout | undefined
+  let stopped = false
+  const fire = (): void => {
+    const held = heldForMs()
+    if (held > 0) timer = setTimeout(fire, held + stallMs)
+    else controller.abort(new PollStalledError({ stallMs }))
+  }
+  const rearm = (): void => {
+    clearTimeout(timer)
+    if (!stopped && !signal.aborted && inFlight.size > 0) timer = setTimeout(fire, stallMs)
+  }
   signal.addEventListener('abort', () => {
     for (const abandon of inFlight) abandon(signal.reason as Error)
     inFlight.clear()
@@ -43,6 +54,7 @@ export function createPollWatchdog(client: Client, { stallMs }: CreatePollWatchd
     if (signal.aborted) return Promise.reject(signal.reason as Error)
     return new Promise((resolve, reject) => {
       inFlight.add(reject)
+      if (inFlight.size === 1) rearm()
       send(args, options).then(resolve, reject).finally(() => {
         inFlight.delete(reject)
         rearm()

@@ -55,6 +55,8 @@ export function startIndexer(
     pollIntervalMs: config.pollIntervalMs,
     // A call may wait out its deadline on every node in turn before the last one answers it.
     pollStallMs: timeoutMs * (2 + (config.fallbackRpcUrls?.length ?? 0)),
+    // Calls go to the next node while one is paused: only when every node is are they held.
+    pollHeldForMs: () => Math.min(...limits().map(({ pausedForMs }) => pausedForMs)),
     maxWindow: maxWindow ?? config.logRange ?? undefined,
     onError: onError ?? ((error) => console.error(`indexer: poll of ${redactUrl(config.rpcUrl)} failed, retrying: ${describeFailure(error).message}`)),
     newHeads: config.wsRpcUrl === null ? undefined : { url: config.wsRpcUrl, timeoutMs },

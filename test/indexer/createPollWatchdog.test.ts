@@ -53,3 +53,19 @@ test('the watched client runs actions through its own request, not the bound act
   expect(sent).toEqual(['eth_blockNumber'])
   watchdog.stop()
 })
+
+test('time with nothing in flight (applying logs, a commit) is not counted', async () => {
+  const { client } = nodeClient({ answerMs: 10 })
+  const watchdog = createPollWatchdog(client, { stallMs: 100 })
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  await expect(getBlockNumber(watchdog.client, { cacheTime: 0 })).resolves.toBe(42n)
+  watchdog.stop()
+})
+
+test('a wait the node asked for is waited out: an answer after it is not abandoned', async () => {
+  const { client } = nodeClient({ answerMs: 450 })
+  const pausedUntil = performance.now() + 400
+  const watchdog = createPollWatchdog(client, { stallMs: 100, heldForMs: () => Math.max(0, pausedUntil - performance.now()) })
+  await expect(getBlockNumber(watchdog.client, { cacheTime: 0 })).resolves.toBe(42n)
+  watchdog.stop()
+})
