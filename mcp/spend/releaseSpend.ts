@@ -1,5 +1,4 @@
-import { lockSpendLedger } from './lockSpendLedger.ts'
-import { readSpendLedger, writeSpendLedger } from './spendLedgerFile.ts'
+import { rewriteSpendEntries } from './rewriteSpendEntries.ts'
 
 export type ReleaseSpendParameters = {
   path: string
@@ -9,8 +8,5 @@ export type ReleaseSpendParameters = {
 
 /** Takes back a reserved payment that was never made (the node refused it, or it reverted). */
 export async function releaseSpend({ path, id }: ReleaseSpendParameters): Promise<void> {
-  await lockSpendLedger(path, async () => {
-    const ledger = await readSpendLedger(path)
-    await writeSpendLedger(path, { ...ledger, entries: ledger.entries.filter((entry) => entry.id !== id) })
-  })
+  await rewriteSpendEntries(path, (entries) => entries.filter((entry) => entry.id !== id))
 }

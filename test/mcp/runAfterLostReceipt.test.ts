@@ -14,7 +14,7 @@ import { startSeededSeller } from '../support/startSeededSeller.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { accountKey } from './support/accountKey.ts'
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
-import { devnetEnv } from './support/devnetEnv.ts'
+import { runEnv } from './support/runEnv.ts'
 import { readBuyerChainState } from './support/readBuyerChainState.ts'
 
 // A run whose createJob never got its receipt (here: the bin killed while the transaction waits
@@ -50,13 +50,7 @@ afterAll(async () => {
 
 async function startServer(key: Hex, ledger: string): Promise<StdioMcp> {
   const mcp = await connectStdioMcp({
-    env: devnetEnv(devnet, {
-      MARKET_PRIVATE_KEY: key,
-      MARKET_POLL_INTERVAL_MS: '100',
-      MARKET_OUTPUT_URL: `${seller.url}/outputs/{jobId}`,
-      MARKET_OUTPUT_SELLER: seedAccounts.sellers[0].address,
-      MARKET_SPEND_LEDGER: ledger,
-    }),
+    env: runEnv(devnet, seller, { key, ledger }),
   })
   servers.push(mcp)
   return mcp

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { escrowAbi } from '../../chain/abi/escrow.ts'
 import { RunResultSchema } from '../../contract/mcp.ts'
 import { plannedServices } from '../../devnet/seed/marketPlan.ts'
-import { seedAccounts } from '../../devnet/seed/seedAccounts.ts'
 import { createBuiltinBackend } from '../../devnet/seller/backends/createBuiltinBackend.ts'
 import type { StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
@@ -18,6 +17,7 @@ import { startSeededSeller } from '../support/startSeededSeller.ts'
 import { accountKey } from './support/accountKey.ts'
 import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
+import { runEnv } from './support/runEnv.ts'
 import { readBuyerChainState } from './support/readBuyerChainState.ts'
 import { startInterceptingRpc } from './support/startInterceptingRpc.ts'
 
@@ -48,13 +48,7 @@ function closeSellerGate(): void {
 
 async function startServer(key: Hash): Promise<StdioMcp> {
   const mcp = await connectStdioMcp({
-    env: devnetEnv(devnet, {
-      MARKET_PRIVATE_KEY: key,
-      MARKET_POLL_INTERVAL_MS: '100',
-      MARKET_OUTPUT_URL: `${seller.url}/outputs/{jobId}`,
-      MARKET_OUTPUT_SELLER: seedAccounts.sellers[0].address,
-      MARKET_SPEND_LEDGER: join(ledgerFolder, String(servers.length), 'spend.json'),
-    }),
+    env: runEnv(devnet, seller, { key, ledger: join(ledgerFolder, String(servers.length), 'spend.json') }),
   })
   servers.push(mcp)
   return mcp

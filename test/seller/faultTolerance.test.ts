@@ -24,6 +24,11 @@ afterAll(async () => {
   await fixture?.stop()
 })
 
+/** The reference seller of one service, reading the chain through `rpcUrl`, polling every 100 ms. */
+function startSellerThrough(rpcUrl: string, { serviceId, sellerKey }: { serviceId: bigint; sellerKey: typeof seller }) {
+  return startReferenceSeller({ rpcUrl, deployment: fixture.deployment, services: [{ serviceId, sellerKey, signingKey }], port: 0, pollingIntervalMs: 100 })
+}
+
 test('settles every job through a faulty node, none skipped', async () => {
   const serviceId = await fixture.registerService({ seller, signingAddress: privateKeyToAccount(signingKey).address })
   // Jobs created before the seller starts make it back-fill over many blocks, in narrow windows.
@@ -31,13 +36,7 @@ test('settles every job through a faulty node, none skipped', async () => {
   for (let index = 0; index < 4; index++) {
     jobIds.push(await fixture.createJob({ buyer, serviceId, prompt: `Faulty node, job ${index}.` }))
   }
-  const referenceSeller = await startReferenceSeller({
-    rpcUrl: proxy.url,
-    deployment: fixture.deployment,
-    services: [{ serviceId, sellerKey: seller, signingKey }],
-    port: 0,
-    pollingIntervalMs: 100,
-  })
+  const referenceSeller = await startSellerThrough(proxy.url, { serviceId, sellerKey: seller })
   try {
     for (let index = 4; index < 8; index++) {
       jobIds.push(await fixture.createJob({ buyer, serviceId, prompt: `Faulty node, job ${index}.` }))
@@ -63,13 +62,7 @@ test('a node that stalls an answer after its headers: the call ends at its deadl
   const stallSeller = testAccount(18)
   const serviceId = await fixture.registerService({ seller: stallSeller, signingAddress: privateKeyToAccount(signingKey).address })
   const stalling = await startStallingProxy({ target: fixture.rpcUrl })
-  const referenceSeller = await startReferenceSeller({
-    rpcUrl: stalling.url,
-    deployment: fixture.deployment,
-    services: [{ serviceId, sellerKey: stallSeller, signingKey }],
-    port: 0,
-    pollingIntervalMs: 100,
-  })
+  const referenceSeller = await startSellerThrough(stalling.url, { serviceId, sellerKey: stallSeller })
   try {
     stalling.stall({ kind: 'halfBody', answers: 1 })
     const jobId = await fixture.createJob({ buyer, serviceId, prompt: 'Stalled node.' })
