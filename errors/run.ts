@@ -100,7 +100,7 @@ export class CreateJobUnconfirmedError extends BaseError {
   override name = 'CreateJobUnconfirmedError'
   constructor({ transactionHash, cause }: { transactionHash: string; cause?: unknown }) {
     super(
-      `The createJob transaction "${transactionHash}" was sent but its receipt could not be read; it was not resent. Running the same service and prompt again sends this same transaction again, never a second payment.`,
+      `The createJob transaction "${transactionHash}" was sent but its receipt could not be read. Running the same service and prompt again sends this same signed transaction again, never a second payment.`,
       { code: 'create_job_unconfirmed', cause },
     )
   }

@@ -122,7 +122,7 @@ describe('never two jobs for one call', () => {
       receiptTimeoutMs: 1_000,
     }).catch((error: unknown) => error)
     expect(error).toBeInstanceOf(CreateJobUnconfirmedError)
-    expect((error as Error).message).toMatch(/^The createJob transaction "0x[0-9a-f]{64}" was sent but its receipt could not be read; it was not resent\./)
+    expect((error as Error).message).toMatch(/^The createJob transaction "0x[0-9a-f]{64}" was sent but its receipt could not be read\. Running the same service and prompt again sends this same signed transaction again, never a second payment\.$/)
     expect(sendCount).toBe(1)
     expect(await counters()).toEqual(before)
   })
