@@ -8,6 +8,7 @@ import type { JobQueriesAtScaleResult } from './measureJobQueriesAtScale.ts'
 import type { LagResult } from './measureLag.ts'
 import type { MemoryResult } from './measureMemory.ts'
 import type { ObservabilityCost } from './measureObservability.ts'
+import type { RateLimitCost } from './measureRateLimit.ts'
 import type { ServingAtScaleResult } from './measureServingAtScale.ts'
 import type { TlsCost } from './measureTls.ts'
 import type { BenchOptions } from './parseBenchArgs.ts'
@@ -28,6 +29,8 @@ export type BenchResults = {
   memory: MemoryResult
   /** What request metrics and access logs cost per request (see measureObservability). */
   observability: ObservabilityCost[]
+  /** What the per-client request limiter costs per request, under and over its limit (see measureRateLimit). */
+  rateLimit: RateLimitCost[]
   /** What TLS costs per request, HTTP/1.1 and HTTP/2, beside plain HTTP (see measureTls). */
   tls: TlsCost[]
   /** A mainnet-sized history through a public full node's limits; null when skipped. */

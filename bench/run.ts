@@ -223,6 +223,7 @@ try {
     mcp,
     memory,
     observability,
+    rateLimit,
     tls,
     fullNode,
     durability,
