@@ -20,6 +20,8 @@ export type StartedDevnetComponent = {
   stop: () => Promise<void>
   /** The store of the indexer this component runs, if it runs one. */
   store?: StoreReader | undefined
+  /** The reference seller's output endpoint, `{outputsUrl}/outputs/{jobId}`, if this component runs it. */
+  outputsUrl?: string | undefined
 }
 
 /** A piece `npm start` runs on top of the devnet: the indexer, the hosted MCP, the seller. */

@@ -11,6 +11,8 @@ export type BuildMcpClientEntriesParameters = {
   config: Config
   /** The hosted server's endpoint as it listens, e.g. `http://127.0.0.1:8081/mcp`. */
   hostedUrl: string
+  /** The reference seller's base URL as a client here reaches it (an address: `run` refuses a loopback name), e.g. `http://127.0.0.1:8082`. */
+  outputsUrl: string
   /** The devnet's funded buyer key, for the local server's `run`. */
   buyerKey: string
 }
@@ -26,7 +28,7 @@ const binPath = fileURLToPath(new URL('../bin/tee-market-mcp.js', import.meta.ur
  * into a client's configuration. The local entry runs this checkout's bin with `node`: nothing is
  * fetched from a registry, so no package of someone else's receives the key.
  */
-export function buildMcpClientEntries({ config, hostedUrl, buyerKey }: BuildMcpClientEntriesParameters): BuildMcpClientEntriesReturnType {
+export function buildMcpClientEntries({ config, hostedUrl, outputsUrl, buyerKey }: BuildMcpClientEntriesParameters): BuildMcpClientEntriesReturnType {
   return {
     mcpServers: {
       'tee-market-devnet': { url: hostedUrl },
@@ -37,7 +39,7 @@ export function buildMcpClientEntries({ config, hostedUrl, buyerKey }: BuildMcpC
           MARKET_NETWORK: 'devnet',
           RPC_URL: config.rpcUrl,
           DEPLOYMENT_PATH: config.deploymentPath,
-          MARKET_OUTPUT_URL: `${config.tlsCert === null ? 'http' : 'https'}://${config.host}:${config.sellerPort}/outputs/{jobId}`,
+          MARKET_OUTPUT_URL: `${outputsUrl}/outputs/{jobId}`,
           // The seller whose jobs the reference seller answers: other sellers' jobs never reach its endpoint.
           MARKET_OUTPUT_SELLER: seedAccounts.sellers[referenceSellerIndex].address,
           MARKET_PRIVATE_KEY: buyerKey,

@@ -23,6 +23,9 @@ import { writeDeploymentRecord } from './writeDeploymentRecord.ts'
 
 refuseUnsupportedNode()
 
+/** A component once started, as the report reads it. */
+type StartedComponent = { name: string } & Pick<StartedDevnetComponent, 'urls' | 'outputsUrl'>
+
 /** What runs on top of the devnet, started in this order and stopped in reverse. */
 const components: DevnetComponent[] = [restComponent, mcpComponent, sellerComponent]
 
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel, stream: logs.stream, pretty: process.stderr.isTTY === true })
   stack.unshift({ name: 'logger', stop: async () => logger.info('npm start stopped') })
 
-  const started: { name: string; urls: StartedDevnetComponent['urls'] }[] = []
+  const started: StartedComponent[] = []
   let store: StoreReader | undefined
   for (const component of components) {
     const componentLogger = logger.child({ component: component.name })
@@ -111,7 +114,7 @@ async function main(): Promise<void> {
     const running = await component.start({ config, devnet, log, logger, store })
     store ??= running.store
     stack.push({ name: component.name, stop: running.stop })
-    started.push({ name: component.name, urls: running.urls })
+    started.push({ name: component.name, urls: running.urls, outputsUrl: running.outputsUrl })
   }
 
   console.log(report({ devnet, config, started }))
@@ -142,7 +145,7 @@ function report({
 }: {
   devnet: StartDevnetReturnType
   config: Config
-  started: { name: string; urls: StartedDevnetComponent['urls'] }[]
+  started: StartedComponent[]
 }): string {
   const { deploymentPath } = config
   const { deployment, seedSummary } = devnet
@@ -213,8 +216,9 @@ function report({
     `  MARKET_PRIVATE_KEY=${buyerKey === null ? '(unavailable)' : toHex(buyerKey)}`,
   )
   const hostedUrl = started.flatMap(({ urls }) => Object.values(urls)).find((url) => url.endsWith('/mcp'))
-  if (hostedUrl !== undefined && buyerKey !== null) {
-    const entries = buildMcpClientEntries({ config, hostedUrl, buyerKey: toHex(buyerKey) })
+  const outputsUrl = started.find((component) => component.outputsUrl !== undefined)?.outputsUrl
+  if (hostedUrl !== undefined && outputsUrl !== undefined && buyerKey !== null) {
+    const entries = buildMcpClientEntries({ config, hostedUrl, outputsUrl, buyerKey: toHex(buyerKey) })
     lines.push('', 'MCP client entries for this devnet (hosted, and local with the funded buyer), ready to paste:', JSON.stringify(entries, null, 2))
   }
   return lines.join('\n')

@@ -20,6 +20,7 @@ export const sellerComponent: DevnetComponent = {
     return {
       urls: { 'seller outputs': `${seller.url}/outputs/<jobId> (services ${services.map(({ serviceId }) => serviceId).join(', ')})` },
       stop: seller.stop,
+      outputsUrl: seller.url,
     }
   },
 }

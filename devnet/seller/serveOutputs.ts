@@ -29,6 +29,7 @@
  *
  * Bound to 127.0.0.1 by default (port 8082 in `main.ts`).
  */
+import type { AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { type Address, type Hex, isAddressEqual, isHex, recoverMessageAddress } from 'viem'
 import { UintStringSchema } from '../../contract/primitives.ts'
@@ -38,6 +39,7 @@ import { answerClientError } from '../../platform/http/answerClientError.ts'
 import { handleFrameworkError } from '../../platform/http/handleFrameworkError.ts'
 import { hardenServer, type ServerLimits } from '../../platform/http/hardenServer.ts'
 import { listenServing } from '../../platform/serving/listenServing.ts'
+import { localUrlOf } from '../../platform/serving/localUrlOf.ts'
 import { readServingOptions, type ServingSettings } from '../../platform/serving/readServingOptions.ts'
 import { toFastifyServing, type ServingOptions } from '../../platform/serving/toFastifyServing.ts'
 import type { SellerOutput, SellerStore } from './createSellerStore.ts'
@@ -64,7 +66,7 @@ export type ServeOutputsParameters = {
 }
 
 export type ServeOutputsReturnType = {
-  /** Base URL, e.g. `http://127.0.0.1:8082`; outputs are at `{url}/outputs/{jobId}`. */
+  /** Base URL where a client on this machine reaches it, e.g. `http://127.0.0.1:8082` (see localUrlOf); outputs are at `{url}/outputs/{jobId}`. */
   url: string
   close: () => Promise<void>
 }
@@ -197,10 +199,9 @@ export async function serveOutputs(
   const app = buildOutputApp(store, settle, { sellers, chainId, escrow }, limits, options)
   const logger = { info: (fields: object, message: string) => log(`${message} ${JSON.stringify(fields)}`), warn: (fields: object, message: string) => log(`${message} ${JSON.stringify(fields)}`) }
   const { unwatch } = await listenServing(app, { host, port, settings: serving, logger })
-  const address = app.server.address()
-  const boundPort = typeof address === 'object' && address !== null ? address.port : port
+  const address = app.server.address() as AddressInfo
   return {
-    url: `${options.https === null ? 'http' : 'https'}://${host}:${boundPort}`,
+    url: localUrlOf(options.https === null ? 'http' : 'https', address),
     close: async () => {
       unwatch()
       await app.close()

@@ -129,6 +129,39 @@ test('default', { timeout: 120_000 }, async () => {
   await expect(fetch(`http://127.0.0.1:${rpcPort}`, { method: 'POST' })).rejects.toThrow()
 })
 
+test('--host localhost: the printed local entry reaches the reference seller at an address, and run fetches the output', { timeout: 120_000 }, async () => {
+  const [rpcPort, port, mcpPort, sellerPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
+  const run = runStart([
+    '--host', 'localhost',
+    '--rpc-port', String(rpcPort),
+    '--port', String(port),
+    '--mcp-port', String(mcpPort),
+    '--seller-port', String(sellerPort),
+    '--deployment', join(directory, 'localhost.json'),
+  ])
+  try {
+    await waitForOutput(run, /Press Ctrl\+C to stop\./)
+    const output = run.output()
+    const printed = output.slice(output.indexOf('ready to paste:\n') + 'ready to paste:\n'.length, output.indexOf('\n\nReady in'))
+    const local = (JSON.parse(printed) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }).mcpServers['tee-market-devnet-local']!
+    // `run` refuses a name that resolves to a loopback address: the entry names the address.
+    expect(local.env.MARKET_OUTPUT_URL).toBe(`http://127.0.0.1:${sellerPort}/outputs/{jobId}`)
+    const stdio = new Client({ name: 'start-test', version: '1.0.0' })
+    await stdio.connect(new StdioClientTransport({ command: local.command, args: local.args, env: local.env, cwd: directory }))
+    try {
+      const result = await stdio.callTool({ name: 'run', arguments: { serviceId: '1', prompt: 'Say hello.' } }, undefined, { timeout: 60_000 })
+      expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false)
+      expect(result.structuredContent).toMatchObject({ verified: { ok: true }, output: expect.any(String) })
+      expect(result.structuredContent).not.toHaveProperty('outputNote')
+    } finally {
+      await stdio.close()
+    }
+  } finally {
+    run.child.kill('SIGINT')
+  }
+  expect(await run.exited).toBe(0)
+})
+
 describe('flags', () => {
   test('--rpc-port must be a port', async () => {
     const run = runStart(['--rpc-port', 'abc', '--deployment', join(directory, 'unused.json')])
