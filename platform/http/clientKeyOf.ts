@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net'
 import ipaddr from 'ipaddr.js'
 
 /**
@@ -6,7 +7,7 @@ import ipaddr from 'ipaddr.js'
  * moves across the 2^64 addresses of its own /64 is still one client.
  */
 export function clientKeyOf(address: string): string {
-  if (!ipaddr.isValid(address)) return address
+  if (isIPv4(address) || !ipaddr.isValid(address)) return address
   const parsed = ipaddr.process(address)
   if (parsed.kind() === 'ipv4') return parsed.toString()
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64`
