@@ -31,7 +31,7 @@ test('default', async () => {
   const first = await start({})
   const { call, limits } = clientFor([first.url])
   await expect(call()).resolves.toBe('0x1')
-  expect(limits()).toEqual([{ url: first.url, configuredRate: null, rateInForce: null, delayedCalls: 0, rateLimitedAnswers: 0 }])
+  expect(limits()).toEqual([{ url: first.url, configuredRate: null, rateInForce: null, delayedCalls: 0, rateLimitedAnswers: 0, pausedForMs: 0 }])
 })
 
 describe('a failing first node hands its calls to the next', () => {

@@ -27,7 +27,7 @@ test('default', async () => {
   await expect(calls(30, call)).resolves.toHaveLength(30)
   // No limit configured and none learned: one batch, nothing delayed.
   expect(stub.batches).toEqual([30])
-  expect(limiter.state).toEqual({ configuredRate: null, rateInForce: null, delayedCalls: 0, rateLimitedAnswers: 0 })
+  expect(limiter.state).toEqual({ configuredRate: null, rateInForce: null, delayedCalls: 0, rateLimitedAnswers: 0, pausedForMs: 0 })
 })
 
 describe('requestsPerSecond', () => {
@@ -43,6 +43,17 @@ describe('requestsPerSecond', () => {
 })
 
 describe('rate-limited answers', () => {
+  test('pausedForMs: what is left of the wait the node asked for', async () => {
+    const { stub, limiter, call } = await setUp({ reply: ({ n }) => (n === 0 ? { status: 429, headers: { 'retry-after': '2' }, body: 'Too Many Requests' } : undefined) }, {})
+    const waiting = call()
+    while (stub.answeredAt[0] === undefined) await new Promise((resolve) => setTimeout(resolve, 10))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(limiter.state.pausedForMs).toBeGreaterThan(1_500)
+    expect(limiter.state.pausedForMs).toBeLessThanOrEqual(2_000)
+    await expect(waiting).resolves.toBe('0x1')
+    expect(limiter.state.pausedForMs).toBe(0)
+  })
+
   test('HTTP 429 with Retry-After: 1: the calls wait and succeed, the rate drops, then recovers up to just under the rate refused', async () => {
     const rates: (number | null)[] = []
     const { stub, limiter, call } = await setUp(
@@ -61,6 +72,8 @@ describe('rate-limited answers', () => {
       expect((next as { receivedAt: number }).receivedAt - (stub.answeredAt[n] as number)).toBeGreaterThanOrEqual(990)
     }
     expect(limiter.state.rateLimitedAnswers).toBe(6)
+    // Nothing is left of the waits once they are over (pausedForMs, which the poll's watchdog reads).
+    expect(limiter.state.pausedForMs).toBe(0)
     // Halved once per refused batch (8 -> 4 -> 2), not once per refused call.
     expect(rates.slice(0, 3)).toEqual([8, 4, 2])
     await expect(calls(8, call)).resolves.toHaveLength(8)
