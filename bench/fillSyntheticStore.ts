@@ -1,4 +1,5 @@
-import { type Address, encodePacked, type Hex, keccak256, stringToHex, zeroHash } from 'viem'
+import { type Address, encodePacked, type Hex, keccak256, zeroHash } from 'viem'
+import { chatCapabilityHash } from '../devnet/seed/chatCapabilityHash.ts'
 import type { JobStruct } from '../chain/mappers/toJob.ts'
 import { toJob } from '../chain/mappers/toJob.ts'
 import { toService } from '../chain/mappers/toService.ts'
@@ -89,7 +90,7 @@ function putServices(store: Pick<StoreWriter, 'putService'>): void {
       service: toService(serviceId, {
         inftTokenId: serviceId,
         seller: service.seller,
-        capabilityHash: keccak256(stringToHex(`capability: chat completion, ${service.modelId}`)),
+        capabilityHash: chatCapabilityHash(service.modelId),
         modelId: service.modelId,
         modelCommitment: keccak256(encodePacked(['string', 'address'], [service.modelId, service.seller])),
         providerAddress: service.seller,

@@ -1,4 +1,5 @@
-import { type Address, encodeFunctionData, getAbiItem, type GetLogsReturnType, keccak256, stringToHex } from 'viem'
+import { type Address, encodeFunctionData, getAbiItem, type GetLogsReturnType, stringToHex } from 'viem'
+import { chatCapabilityHash } from '../devnet/seed/chatCapabilityHash.ts'
 import { getBlockNumber, getLogs, increaseTime, mine, readContract, setAutomine } from 'viem/actions'
 import { arbiterAbi } from '../chain/abi/arbiter.ts'
 import { escrowAbi } from '../chain/abi/escrow.ts'
@@ -115,7 +116,7 @@ export async function generateJobs(
               abi: registryAbi,
               functionName: 'registerService',
               args: [
-                keccak256(stringToHex(`capability: chat completion, ${service.modelId}`)),
+                chatCapabilityHash(service.modelId),
                 service.modelId,
                 batchers.of(service.seller),
                 service.signer.address,

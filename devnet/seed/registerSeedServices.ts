@@ -1,4 +1,5 @@
-import { type Address, encodeFunctionData, getAddress, keccak256, stringToHex } from 'viem'
+import { type Address, encodeFunctionData, getAddress, stringToHex } from 'viem'
+import { chatCapabilityHash } from './chatCapabilityHash.ts'
 import { arbiterAbi } from '../../chain/abi/arbiter.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import { plannedServices, serviceBond } from './marketPlan.ts'
@@ -16,7 +17,7 @@ export async function registerSeedServices({ deployment, serviceIds, step, selle
           abi: registryAbi,
           functionName: 'registerService',
           args: [
-            keccak256(stringToHex(`capability: chat completion, ${service.modelId}`)),
+            chatCapabilityHash(service.modelId),
             service.modelId,
             providerAddress(service.providerIdentity),
             signingAddress,
