@@ -36,7 +36,7 @@ export const marketContract = c.router(
         method: 'GET',
         path: '/healthz',
         query: NoQuerySchema,
-        responses: { 200: HealthSchema, 400: ErrorBodySchema, 429: ErrorBodySchema, 503: HealthSchema },
+        responses: { 200: HealthSchema, 400: ErrorBodySchema, 503: HealthSchema },
         summary: 'Indexer health',
         description:
           'Health record of the indexer. 200 with `ok: true` once the initial back-fill has reached the chain head and the last poll succeeded within 3 poll intervals, while the node serves the configured chain and no served record is known to differ from the chain; otherwise 503 with `ok: false` and the same record, whose `problems` say why.',

@@ -26,6 +26,22 @@ export class IndexerResponseError extends BaseError {
   }
 }
 
+/**
+ * The indexer refused a read as over its per-client limit. Behind a hosted MCP server that it
+ * trusts, the client is the MCP server's caller: this caller's requests, not everyone's.
+ */
+export class IndexerRateLimitedError extends BaseError {
+  override name = 'IndexerRateLimitedError'
+  constructor({ url, retryAfter }: { url: string; retryAfter: string | null }) {
+    const seconds = retryAfter !== null && /^\d{1,6}$/.test(retryAfter) ? Number(retryAfter) : undefined
+    super(
+      `The indexer at "${url}" refused the read: too many requests from this client address. ` +
+        (seconds === undefined ? 'Slow down and try again shortly.' : `Try again in ${seconds} s.`),
+      { code: 'rate_limited' },
+    )
+  }
+}
+
 /** A tool failed for a reason we did not raise on purpose (node down, RPC error, bug). */
 export class ToolFailedError extends BaseError {
   override name = 'ToolFailedError'

@@ -10,7 +10,8 @@ import { hardenServer, type ServerLimits } from '../../platform/http/hardenServe
 import type { OperatorMetrics } from '../../platform/metrics/OperatorMetrics.ts'
 import { toFastifyServing, type ServingOptions } from '../../platform/serving/toFastifyServing.ts'
 import { addHttpMetrics } from '../../platform/metrics/addHttpMetrics.ts'
-import { addMetricsRoute } from '../../platform/metrics/serveMetrics.ts'
+import { addMetricsRoute, metricsPath } from '../../platform/metrics/serveMetrics.ts'
+import type { CallerScope } from './createCallerScope.ts'
 import { createMarketMcpServer } from '../server/createMarketMcpServer.ts'
 import type { ToolDispatcher } from '../server/createToolDispatcher.ts'
 import { jsonRpcErrorCodes, sendJsonRpcError, writeJsonRpcError } from './sendJsonRpcError.ts'
@@ -35,6 +36,8 @@ export type BuildMcpAppParameters = {
   metrics?: OperatorMetrics | undefined
   /** HTTPS and the trusted proxies (see readServingOptions); plain HTTP, trusting no proxy, unless given. */
   serving?: ServingOptions | undefined
+  /** Where each request's caller (`request.ip`) is kept while it is answered; nowhere unless given. */
+  callerScope?: CallerScope | undefined
 }
 
 export type BuildMcpAppReturnType = FastifyInstance
@@ -46,6 +49,9 @@ const corsHeaders = {
     'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
   'access-control-max-age': '86400',
 } as const
+
+/** The server's health record; probed by load balancers, so outside the request limit. */
+const healthPath = '/healthz'
 
 /** What a browser client may read of a 429 to pace itself. */
 const rateLimitHeaderNames = 'retry-after, ratelimit, ratelimit-policy'
@@ -66,10 +72,11 @@ export function buildMcpApp({
   rateLimit,
   metrics,
   serving,
+  callerScope,
 }: BuildMcpAppParameters): BuildMcpAppReturnType {
   const app = Fastify({ ...toFastifyServing(serving), bodyLimit, logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
   hardenServer(app, { methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], limits, trustProxy: serving?.trustProxy })
-  if (rateLimit !== undefined) addRateLimit(app, rateLimit)
+  if (rateLimit !== undefined) addRateLimit(app, { ...rateLimit, exemptPaths: [healthPath, metricsPath] })
 
   // JSON is parsed by Fastify (with its body limit); any other type reaches the transport unread,
   // which answers 415 as the SDK does.
@@ -83,13 +90,13 @@ export function buildMcpApp({
   if (metrics !== undefined) addHttpMetrics(app, { registry: metrics.registry })
   if (metrics?.route === true) addMetricsRoute(app, { registry: metrics.registry })
 
-  app.get('/healthz', async (_request, reply) => {
+  app.get(healthPath, async (_request, reply) => {
     const record = await health()
     return reply.status(record.ok ? 200 : 503).send(record)
   })
 
   app.options('/mcp', async (_request, reply) => reply.status(204).headers(corsHeaders).send())
-  app.options('/healthz', async (_request, reply) => reply.status(204).headers(corsHeaders).send())
+  app.options(healthPath, async (_request, reply) => reply.status(204).headers(corsHeaders).send())
 
   // Answered here, before the transport: in stateless mode it would hold a GET open as an event
   // stream that nothing ever writes to.
@@ -120,7 +127,8 @@ export function buildMcpApp({
     })
     try {
       await server.connect(transport)
-      await transport.handleRequest(request.raw, response, request.body)
+      const answer = () => transport.handleRequest(request.raw, response, request.body)
+      await (callerScope === undefined ? answer() : callerScope.run(request.ip, answer))
     } catch (error) {
       log(`mcp request failed: ${error instanceof Error ? error.message : String(error)}`)
       if (!response.headersSent) {

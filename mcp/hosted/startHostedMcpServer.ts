@@ -13,6 +13,7 @@ import { createToolDispatcher } from '../server/createToolDispatcher.ts'
 import { hostedTools } from '../tools/hostedTools.ts'
 import { buildMcpApp } from './buildMcpApp.ts'
 import { cacheChainId } from './cacheChainId.ts'
+import { createCallerScope } from './createCallerScope.ts'
 import { createHostGuard } from './createHostGuard.ts'
 import { getMcpHealth } from './getMcpHealth.ts'
 import { observeToolCalls } from './observeToolCalls.ts'
@@ -43,7 +44,8 @@ export async function startHostedMcpServer(
   { logger, log = logger === undefined ? (message) => process.stderr.write(`${message}\n`) : (message) => logger.warn(message), store, keepAliveMs, limits }: StartHostedMcpServerParameters = {},
 ): Promise<StartHostedMcpServerReturnType> {
   const serving = await readServingOptions(config)
-  const context = createToolContext(config, { log, server: 'hosted', store })
+  const callerScope = createCallerScope()
+  const context = createToolContext(config, { log, server: 'hosted', store, forwardedFor: callerScope.current })
   const tools = hostedTools.map((tool) => tool.name)
   const registry = config.metrics === 'off' ? undefined : createMetricsRegistry({ service: 'mcp' })
   const dispatcher = createToolDispatcher(context, { tools: hostedTools })
@@ -59,6 +61,7 @@ export async function startHostedMcpServer(
     log,
     metrics: registry === undefined ? undefined : { registry, route: config.metrics === 'on' },
     serving,
+    callerScope,
   })
   const { unwatch } = await listenServing(app, { host: config.host, port: config.mcpPort, settings: config, logger })
   const address = app.server.address()

@@ -15,6 +15,8 @@ export type CreateToolContextParameters = {
   server: 'hosted' | 'local'
   /** The indexer's store, when the server runs in the indexer's process: the read tools use it. */
   store?: StoreReader | undefined
+  /** The client being answered, forwarded to a REST indexer (see createIndexerSource); none unless given. */
+  forwardedFor?: (() => string | undefined) | undefined
 }
 
 export type CreateToolContextReturnType = ToolContext
@@ -30,7 +32,7 @@ const rpcTimeoutMs = 10_000
  */
 export function createToolContext(
   config: Config,
-  { log, server, store }: CreateToolContextParameters,
+  { log, server, store, forwardedFor }: CreateToolContextParameters,
 ): CreateToolContextReturnType {
   const chain = defineChain({
     id: config.chainId,
@@ -50,7 +52,7 @@ export function createToolContext(
   if (selected === 'indexer' && config.indexerUrl !== null) {
     return {
       ...common,
-      source: createIndexerSource({ indexerUrl: config.indexerUrl }),
+      source: createIndexerSource({ indexerUrl: config.indexerUrl, forwardedFor }),
       reading: config.indexerUrl,
       // The configured id, as the indexer read checks its own against the chain: asking the node
       // here would cost a call per list_services. /healthz still compares it with the node's.

@@ -19,7 +19,8 @@ import { hardenServer, type ServerLimits } from '../../platform/http/hardenServe
 import { listContractPaths } from './listContractPaths.ts'
 import { registerDocsRoutes, docsPaths } from './registerDocsRoutes.ts'
 import { registerReadOnlyGuards } from './registerReadOnlyGuards.ts'
-import { listOperatorPaths, registerOperatorRoutes } from './registerOperatorRoutes.ts'
+import { listOperatorPaths, readinessPath, registerOperatorRoutes } from './registerOperatorRoutes.ts'
+import { metricsPath } from '../../platform/metrics/serveMetrics.ts'
 import type { OperatorMetrics } from '../../platform/metrics/OperatorMetrics.ts'
 import { registerSwaggerUiRoutes, swaggerUiPaths } from './registerSwaggerUiRoutes.ts'
 import { explorerPaths, registerExplorerRoutes, type RegisterExplorerRoutesParameters } from '../explorer/registerExplorerRoutes.ts'
@@ -65,6 +66,9 @@ const maxParamLength = 16_384
 
 const s = initServer()
 
+/** What load balancers and Prometheus probe: outside the request limit (see addRateLimit). */
+const probePaths = [marketContract.health.getHealth.path, readinessPath, metricsPath]
+
 /**
  * The REST indexer as a Fastify instance, not yet listening (only server/main.ts listens). The
  * contract is mounted by `@ts-rest/fastify` as an encapsulated plugin; what every answer shares
@@ -84,7 +88,7 @@ export function buildApp({ store, mode, openApiText, docsHtml, logger = false, l
   const knownPaths = paths.map((path) => path.replace(/:(\w+)/g, '{$1}'))
 
   hardenServer(app, { methods: ['GET', 'HEAD', 'OPTIONS'], limits, trustProxy: serving?.trustProxy })
-  if (rateLimit !== undefined) addRateLimit(app, rateLimit)
+  if (rateLimit !== undefined) addRateLimit(app, { ...rateLimit, exemptPaths: probePaths })
   app.setErrorHandler(handleError)
   app.setNotFoundHandler(async (request) => {
     throw new RouteNotFoundError({ path: request.url.split('?')[0] ?? request.url, knownPaths })

@@ -87,14 +87,26 @@ test('default: a REST flood from one address meets 429s in our shape while its n
   expect(served.map(({ status }) => status)).toEqual(Array(10).fill(200))
 })
 
-test('the hosted MCP server: a flood of /healthz meets 429s as JSON-RPC errors', async () => {
-  const answers = await flood(mcpPort, '/healthz', { localAddress: '127.0.0.4', count: defaultRateLimit + 10 })
-  expect(answers.filter(({ status }) => status === 200)).toHaveLength(defaultRateLimit)
+test('the hosted MCP server: a flood meets 429s as JSON-RPC errors while /healthz and /metrics still answer the flooder', async () => {
+  const prober = '127.0.0.4'
+  const answers = await flood(mcpPort, '/mcp', { localAddress: prober, count: defaultRateLimit + 10 })
+  expect(answers.filter(({ status }) => status === 405)).toHaveLength(defaultRateLimit)
   const refused = answers.filter(({ status }) => status === 429)
   expect(refused).toHaveLength(10)
   expectRateLimitHeaders(refused[0]!.headers)
   expect(JSON.parse(refused[0]!.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^Too many requests/) } })
+  expect((await get(mcpPort, '/mcp', { localAddress: prober, agent: false })).status).toBe(429)
+  for (const probe of ['/healthz', '/metrics']) expect([probe, (await get(mcpPort, probe, { localAddress: prober, agent: false })).status]).toEqual([probe, 200])
   expect((await get(mcpPort, '/healthz', { localAddress: neighbour, agent: false })).status).toBe(200)
+})
+
+test('a load balancer sharing the flooder\'s address still reads /healthz, /readyz and /metrics', async () => {
+  expect((await get(restPort, '/v1/stats', { localAddress: flooder, agent: false })).status).toBe(429)
+  for (const probe of ['/healthz', '/readyz', '/metrics']) {
+    expect([probe, (await get(restPort, probe, { localAddress: flooder, agent: false })).status]).toEqual([probe, 200])
+    expect([probe, (await get(restPort, `${probe}?`, { localAddress: flooder, agent: false })).status]).toEqual([probe, 200])
+  }
+  expect((await get(restPort, '/healthz/', { localAddress: flooder, agent: false })).status).toBe(429)
 })
 
 test('700 keep-alive sockets held from one address, reopened as the server closes them, do not keep its neighbour from being served', { timeout: 60_000 }, async () => {
