@@ -11,7 +11,7 @@ export type LoadTarget = {
   path: string
   body?: string
   headers?: Record<string, string>
-  /** Rejects a first answer that is not what the figure is meant to be about. */
+  /** Rejects an answer that is not what the figure is meant to be about: the first one, and under load a failure. */
   check?: (status: number, body: string) => string | undefined
 }
 
@@ -53,7 +53,9 @@ export async function compareWithCeiling({ origin, serverCpu, targets, load }: C
     const { url: ceilingOrigin } = await ceiling.next('listening', 30_000)
     const comparisons: CeilingComparison[] = []
     for (const [index, target] of targets.entries()) {
-      const request = { method: target.method, body: target.body, headers: target.headers, ...load }
+      const check = target.check
+      const verifyBody = check === undefined ? undefined : (body: string) => check(200, body) === undefined
+      const request = { method: target.method, body: target.body, headers: target.headers, verifyBody, ...load }
       const ours = await runLoad({ url: `${origin}${target.path}`, serverCpu, ...request })
       const bare = await runLoad({ url: `${ceilingOrigin}${target.path}`, serverCpu: () => readChildCpu(ceiling), ...request })
       comparisons.push({

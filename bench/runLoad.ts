@@ -11,10 +11,15 @@ export type RunLoadParameters = {
   warmupSec: number
   /** The server's CPU time so far (µs), read around the measured run. */
   serverCpu: () => Promise<number>
+  /**
+   * Whether a 2xx answer's body is what the figure is about (an MCP tool error is a 200): one that
+   * is not counts as a failure, not as served.
+   */
+  verifyBody?: ((body: string) => boolean) | undefined
 }
 
 export type RunLoadReturnType = {
-  /** Responses with a 2xx status per second of the measured run. */
+  /** Responses with a 2xx status and a body that passed `verifyBody`, per second of the measured run. */
   requestsPerSec: number
   p50Ms: number
   p99Ms: number
@@ -24,7 +29,7 @@ export type RunLoadReturnType = {
    * req/s, which also depends on what else got the cores meanwhile.
    */
   cpuMicrosPerRequest: number
-  /** Connection errors, timeouts and non-2xx answers: any of them spoils the figure. */
+  /** Connection errors, timeouts, non-2xx answers and bodies `verifyBody` refused: any of them spoils the figure. */
   failures: number
 }
 
@@ -41,18 +46,21 @@ export async function runLoad({
   durationSec,
   warmupSec,
   serverCpu,
+  verifyBody,
 }: RunLoadParameters): Promise<RunLoadReturnType> {
-  const options = { url, method, body, headers, connections, timeout: 10 }
+  const checked = verifyBody === undefined ? {} : { verifyBody: (answer: string | Buffer | undefined) => verifyBody(String(answer ?? '')) }
+  const options = { url, method, body, headers, connections, timeout: 10, ...checked }
   if (warmupSec > 0) await autocannon({ ...options, duration: warmupSec })
   const cpuBefore = await serverCpu()
   const result = await autocannon({ ...options, duration: durationSec })
   const cpuMicros = (await serverCpu()) - cpuBefore
+  const served = result['2xx'] - result.mismatches
   return {
-    requestsPerSec: result['2xx'] / result.duration,
+    requestsPerSec: served / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    requests: result['2xx'],
+    requests: served,
     cpuMicrosPerRequest: cpuMicros / Math.max(1, result['2xx'] + result.non2xx),
-    failures: result.errors + result.timeouts + result.non2xx,
+    failures: result.errors + result.timeouts + result.non2xx + result.mismatches,
   }
 }
