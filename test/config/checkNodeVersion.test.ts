@@ -10,17 +10,10 @@ const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.m
   packages: Record<string, { version?: string; optional?: boolean; engines?: { node?: string } | string[] }>
 }
 
-/**
- * Packages whose `engines.node` is not a fact about us. cookie 2.0.2 asks for >=22 but is loaded only
- * by light-my-request, i.e. by Fastify's `app.inject()`, which only tests call, and they run it on
- * Node 20 (test/rest/pageHeaders.test.ts, for one).
- */
-const notRunByUs = new Set(['node_modules/light-my-request/node_modules/cookie'])
-
 /** Every installed, non-optional package's Node.js range (optional ones are skipped by npm where they do not fit). */
 const dependencyRanges = Object.entries(lock.packages).flatMap(([path, entry]) => {
   const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node
-  return path === '' || entry.optional === true || notRunByUs.has(path) || range === undefined ? [] : [{ path, range }]
+  return path === '' || entry.optional === true || range === undefined ? [] : [{ path, range }]
 })
 
 const versions = ['16.20.2', '18.20.8', '20.0.0', '20.9.0', '20.18.3', '20.19.0', '20.20.2', '21.7.3', '22.0.0', '22.11.0', '22.12.0', '22.20.0', '23.11.1', '24.11.0', '25.1.0']

@@ -11,6 +11,7 @@ import { loadConfig } from '../../config/loadConfig.ts'
 import type { StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { startRestIndexer, type StartRestIndexerReturnType } from '../../server/startRestIndexer.ts'
+import { cleanEnv } from '../support/cleanEnv.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { startSeededSeller } from '../support/startSeededSeller.ts'
@@ -22,14 +23,6 @@ const zod4Fixture = fileURLToPath(new URL('./zod4App', import.meta.url))
 const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc')
 const inspectorCli = join(projectRoot, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js')
 const run = promisify(execFile)
-
-/** This process's environment minus what would steer npm or the server (`npm test` sets npm_*). */
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(
-    (entry): entry is [string, string] =>
-      entry[1] !== undefined && !entry[0].startsWith('MARKET_') && !entry[0].toLowerCase().startsWith('npm_'),
-  ),
-)
 
 let work: string
 let tarball: string
