@@ -1,18 +1,17 @@
 import { X509Certificate } from 'node:crypto'
 import dcap, { type Collateral, type TcbStatus } from '@phala/dcap-qvl'
 import type { Hex } from 'viem'
-import type {
-  TeeCollateralExpiredError,
-  TeeCollateralInvalidError,
+import {
+  type TeeCollateralExpiredError,
+  type TeeCollateralInvalidError,
   TeeDebugTdError,
-  TeeNotTdxError,
-  TeeQuoteInvalidError,
-  TeeQuoteMalformedError,
-  TeeRevokedError,
-  TeeTcbNotAcceptedError,
-  TeeTcbUnlistedError,
+  type TeeNotTdxError,
+  type TeeQuoteInvalidError,
+  type TeeQuoteMalformedError,
+  type TeeRevokedError,
+  type TeeTcbNotAcceptedError,
+  type TeeTcbUnlistedError,
 } from '../errors/tee.ts'
-import { TeeDebugTdError as DebugTd } from '../errors/tee.ts'
 import { checkTcbPolicy } from './checkTcbPolicy.ts'
 import { classifyQuoteError } from './classifyQuoteError.ts'
 import { type TcbPolicy, defaultTcbPolicy } from './defaultTcbPolicy.ts'
@@ -71,7 +70,7 @@ function earliestNextUpdate(collateral: Collateral, crlNext: Date | undefined): 
 export function verifyTdxQuote({ quote, collateral, now, policy = defaultTcbPolicy, rootCa }: VerifyTdxQuoteParameters): VerifyTdxQuoteReturnType {
   const parsed = parseTdxQuote(quote)
   // A debug TD is refused whatever its signature: its host can read and alter it.
-  if (parsed.debug) throw new DebugTd({ tdAttributes: parsed.tdAttributes })
+  if (parsed.debug) throw new TeeDebugTdError({ tdAttributes: parsed.tdAttributes })
   const rootDer = rootCa === undefined ? dcap.constants.TRUSTED_ROOT_CA_DER : Buffer.from(rootCa)
   const crls = verifyCollateralCrls({ collateral, pckChain: readPckChain(quote), rootCa: new X509Certificate(rootDer), now })
   let verified: dcap.VerifiedReport
