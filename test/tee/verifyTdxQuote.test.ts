@@ -98,6 +98,11 @@ describe('collateral', () => {
     expect(error.message).toContain('PCK certificate by "CN=Intel SGX PCK Platform CA, O=Intel Corporation, L=Santa Clara, ST=CA, C=US"')
   })
 
+  test('an issuer chain URL-encoded, as PCS sends it in its headers, is read', () => {
+    const encoded = { ...collateral, pck_crl_issuer_chain: encodeURIComponent(collateral.pck_crl_issuer_chain) }
+    expect(verifyTdxQuote({ quote, collateral: encoded, now: pinnedClock }).tcbStatus).toBe('UpToDate')
+  })
+
   test('a PCK CRL changed by one bit is refused: its signature fails', () => {
     const crl = Buffer.from(collateral.pck_crl as string, 'hex')
     crl[200]! ^= 0x01
