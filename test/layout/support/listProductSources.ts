@@ -5,7 +5,7 @@ import { join } from 'node:path'
 export const root = join(import.meta.dirname, '..', '..', '..')
 
 /** The product: what users run and import. Tests and benches are measured by what they check. */
-const productFolders = ['bin', 'build', 'chain', 'client', 'config', 'contract', 'deploy', 'devnet', 'errors', 'explorer', 'mcp', 'platform', 'server']
+const productFolders = ['bin', 'build', 'chain', 'client', 'config', 'contract', 'deploy', 'devnet', 'errors', 'explorer', 'mcp', 'platform', 'server', 'tee']
 
 /** Every TypeScript source of the product (no declarations, no compiled artifacts), as absolute paths. */
 export function listProductSources(): string[] {

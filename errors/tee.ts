@@ -1,0 +1,154 @@
+import { BaseError } from './BaseError.ts'
+
+/**
+ * Refusals of a TEE's evidence. Each names what was wrong and what is accepted; the message of
+ * the library that found it (dcap-qvl) is kept as the cause, never as our message.
+ */
+
+/** The quote's bytes are not a DCAP quote at all. */
+export class TeeQuoteMalformedError extends BaseError {
+  override name = 'TeeQuoteMalformedError'
+  constructor({ reason, cause }: { reason: string; cause?: unknown }) {
+    super(`The TEE quote could not be read: ${reason}. A DCAP quote of a TDX guest (version 4 or 5) is expected.`, {
+      code: 'tee_quote_malformed',
+      cause,
+    })
+  }
+}
+
+/** The quote is well formed but not from a TDX guest (an SGX enclave's, or another version). */
+export class TeeNotTdxError extends BaseError {
+  override name = 'TeeNotTdxError'
+  constructor({ teeType, version }: { teeType: string; version: number }) {
+    super(`The quote is an ${teeType} quote of version ${version}; only an Intel TDX quote (version 4 or 5) is accepted.`, {
+      code: 'tee_not_tdx',
+    })
+  }
+}
+
+/** TD attributes say DEBUG: the host can read and change the guest, so nothing in it is attested. */
+export class TeeDebugTdError extends BaseError {
+  override name = 'TeeDebugTdError'
+  constructor({ tdAttributes, cause }: { tdAttributes: string; cause?: unknown }) {
+    super(`The quote is from a debug TD (TD attributes ${tdAttributes}, TUD.DEBUG set): its host can read and alter it, so it is refused.`, {
+      code: 'tee_debug_td',
+      cause,
+    })
+  }
+}
+
+/** A piece of collateral is outside its validity window at the time of the check. */
+export class TeeCollateralExpiredError extends BaseError {
+  override name = 'TeeCollateralExpiredError'
+  constructor({ what, now, cause }: { what: string; now: Date; cause?: unknown }) {
+    super(`The collateral's ${what} is not valid at ${now.toISOString()}: fresh collateral from Intel's PCS (or the operator's PCCS) is needed.`, {
+      code: 'tee_collateral_expired',
+      cause,
+    })
+  }
+}
+
+/** The collateral itself is not what Intel signed, or does not belong to this quote. */
+export class TeeCollateralInvalidError extends BaseError {
+  override name = 'TeeCollateralInvalidError'
+  constructor({ reason, cause }: { reason: string; cause?: unknown }) {
+    super(`The collateral was refused: ${reason}.`, { code: 'tee_collateral_invalid', cause })
+  }
+}
+
+/** A certificate on the quote's PCK chain, or the root itself, is on a CRL. */
+export class TeeRevokedError extends BaseError {
+  override name = 'TeeRevokedError'
+  constructor({ what, cause }: { what: string; cause?: unknown }) {
+    super(`The ${what} is revoked by Intel's CRL: the platform's attestation key cannot be trusted.`, {
+      code: 'tee_revoked',
+      cause,
+    })
+  }
+}
+
+/** The quote's signature, its QE report or its certificate chain does not verify to the root. */
+export class TeeQuoteInvalidError extends BaseError {
+  override name = 'TeeQuoteInvalidError'
+  constructor({ reason, cause }: { reason: string; cause?: unknown }) {
+    super(`The TDX quote does not verify: ${reason}. A quote signed through Intel's PCK chain to the trusted root is required.`, {
+      code: 'tee_quote_invalid',
+      cause,
+    })
+  }
+}
+
+/** The platform's TCB status (with its advisories) is outside the operator's policy. */
+export class TeeTcbNotAcceptedError extends BaseError {
+  override name = 'TeeTcbNotAcceptedError'
+  readonly status: string
+  readonly advisoryIds: readonly string[]
+  constructor({
+    status,
+    advisoryIds,
+    acceptedStatuses,
+    allowedAdvisoryIds,
+    cause,
+  }: {
+    status: string
+    advisoryIds: readonly string[]
+    acceptedStatuses: readonly string[]
+    allowedAdvisoryIds: readonly string[]
+    cause?: unknown
+  }) {
+    const advisories = advisoryIds.length === 0 ? 'no advisory' : `advisories ${advisoryIds.join(', ')}`
+    const allowed = allowedAdvisoryIds.length === 0 ? 'none' : allowedAdvisoryIds.join(', ')
+    super(
+      `The platform's TCB status "${status}" (${advisories}) is not accepted: accepted statuses are ${acceptedStatuses.join(', ')}; advisories allowed beyond them: ${allowed}.`,
+      { code: 'tee_tcb_not_accepted', cause },
+    )
+    this.status = status
+    this.advisoryIds = advisoryIds
+  }
+}
+
+/** `report_data` names no key, or another key, in every layout the brokers use. */
+export class TeeReportDataMismatchError extends BaseError {
+  override name = 'TeeReportDataMismatchError'
+  constructor({ signingAddress, reportData, layouts }: { signingAddress: string; reportData: string; layouts: readonly string[] }) {
+    super(
+      `The quote's report_data does not name signing address "${signingAddress}" in any accepted layout (${layouts.join(', ')}): report_data is ${reportData}.`,
+      { code: 'tee_report_data_mismatch' },
+    )
+  }
+}
+
+/** The event log does not replay to the quote's RTMR, or an event's digest is not its content's. */
+export class TeeEventLogMismatchError extends BaseError {
+  override name = 'TeeEventLogMismatchError'
+  constructor({ reason }: { reason: string }) {
+    super(`The event log does not match the quote: ${reason}.`, { code: 'tee_event_log_mismatch' })
+  }
+}
+
+/** No compose hash can be read, or `sha256(app_compose)` is not the measured one. */
+export class TeeComposeHashError extends BaseError {
+  override name = 'TeeComposeHashError'
+  constructor({ reason }: { reason: string }) {
+    super(`The application's compose hash could not be established: ${reason}.`, { code: 'tee_compose_hash' })
+  }
+}
+
+/** An attestation report (the JSON a provider serves) has no usable quote or a malformed field. */
+export class TeeReportMalformedError extends BaseError {
+  override name = 'TeeReportMalformedError'
+  constructor({ field, reason }: { field: string; reason: string }) {
+    super(`The attestation report's ${field} is unusable: ${reason}.`, { code: 'tee_report_malformed' })
+  }
+}
+
+/** The platform's TCB is older than every level Intel's TCB info rates for its FMSPC. */
+export class TeeTcbUnlistedError extends BaseError {
+  override name = 'TeeTcbUnlistedError'
+  constructor({ cause }: { cause?: unknown }) {
+    super(
+      "The platform's TCB matches no level of Intel's TCB info for its FMSPC: it is older than every level Intel rates, so its status is unknown and it is refused.",
+      { code: 'tee_tcb_unlisted', cause },
+    )
+  }
+}
