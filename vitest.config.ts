@@ -8,6 +8,8 @@ export default defineConfig({
     // a hardhat node that the other files share, so a slow host must not reach them.
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // expect.poll waits for a condition: 1 s by default, less than a slow host can need.
+    expect: { poll: { timeout: 60_000 } },
     pool: 'forks',
   },
 })

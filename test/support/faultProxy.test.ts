@@ -67,7 +67,7 @@ test('slowLogsAbove: an answer holding more logs is held, a smaller one is not',
     const large = timed(getLogs(0, 200))
     let largeAnswered = false
     void large.then(() => (largeAnswered = true))
-    await expect.poll(() => slow.counts.slowLogs, { timeout: 30_000 }).toBe(1)
+    await expect.poll(() => slow.counts.slowLogs).toBe(1)
     // Asked while the large answer is held: it comes back first, however slow the node.
     const small = await timed(getLogs(1, 1))
     expect(largeAnswered).toBe(false)
@@ -303,7 +303,7 @@ describe('stateBlocks', () => {
 describe('rateLimit', () => {
   const send = (url: string, body: unknown): Promise<Response> =>
     fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  const admitted = (calls: number): Promise<void> => expect.poll(() => proxy?.calls.eth_chainId, { timeout: 30_000, interval: 5 }).toBe(calls)
+  const admitted = (calls: number): Promise<void> => expect.poll(() => proxy?.calls.eth_chainId, { interval: 5 }).toBe(calls)
 
   test('a call beyond the limit gets 429, Retry-After and a -32005 error', async () => {
     proxy = await startFaultProxy({ target: rpcUrl, rateLimit: 3 })
