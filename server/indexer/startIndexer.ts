@@ -5,6 +5,7 @@ import { redactUrl } from '../../config/redactUrl.ts'
 import { NodeUnreachableError } from '../../errors/chain.ts'
 import { checkNode } from './checkNode.ts'
 import { createIndexer, type CreateIndexerParameters, type Indexer } from './createIndexer.ts'
+import { defaultRpcTimeoutMs } from './defaultRpcTimeoutMs.ts'
 import { describeFailure } from './describeFailure.ts'
 import { createIndexerTransport, type CreateIndexerTransportReturnType, type RpcNodeLimits } from './createIndexerTransport.ts'
 
@@ -42,7 +43,7 @@ const batchSize = 100
  */
 export function startIndexer(
   config: StartIndexerParameters,
-  { onError, onNewHeadsChange, maxWindow, timeoutMs = 10_000, onPoll, onReorg, onLogRangeLimit, observeTransport = (transport) => transport, rpc, store, commit }: StartIndexerOptions,
+  { onError, onNewHeadsChange, maxWindow, timeoutMs = defaultRpcTimeoutMs, onPoll, onReorg, onLogRangeLimit, observeTransport = (transport) => transport, rpc, store, commit }: StartIndexerOptions,
 ): StartIndexerReturnType {
   const { transport, limits, stalls, watchStalls } = rpc ?? createNodeTransports(config, { timeoutMs })
   const client = createPublicClient({ transport: observeTransport(transport) })
@@ -85,7 +86,7 @@ export function startIndexer(
  */
 export function createNodeTransports(
   config: Pick<Config, 'rpcUrl'> & Partial<Pick<Config, 'fallbackRpcUrls' | 'rpcRateLimit'>>,
-  { timeoutMs = 10_000 }: { timeoutMs?: number } = {},
+  { timeoutMs = defaultRpcTimeoutMs }: { timeoutMs?: number } = {},
 ): CreateIndexerTransportReturnType {
   return createIndexerTransport({
     urls: [config.rpcUrl, ...(config.fallbackRpcUrls ?? [])],
@@ -111,7 +112,7 @@ export async function checkIndexerNode(
   config: Pick<Config, 'rpcUrl' | 'chainId' | 'registry' | 'escrow'> & Partial<Pick<Config, 'fallbackRpcUrls'>>,
   {
     waitMs,
-    timeoutMs = 10_000,
+    timeoutMs = defaultRpcTimeoutMs,
     rpc,
   }: {
     waitMs?: number

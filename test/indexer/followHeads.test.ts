@@ -5,6 +5,7 @@ import { loadConfig } from '../../config/loadConfig.ts'
 import { marketContract } from '../../contract/router.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { createIndexer } from '../../server/indexer/createIndexer.ts'
+import { defaultRpcTimeoutMs } from '../../server/indexer/defaultRpcTimeoutMs.ts'
 import { followHeads, type FollowHeadsChange, type FollowHeadsParameters } from '../../server/indexer/followHeads.ts'
 import { startRestIndexer } from '../../server/startRestIndexer.ts'
 import { startIndexer } from '../../server/indexer/startIndexer.ts'
@@ -272,7 +273,7 @@ describe('indexer following new heads', () => {
     const { rpcUrl, deployment } = devnet
     // Every request held 100 ms: a poll lasts long enough for a burst of heads to arrive during it.
     const slow = await startFaultProxy({ target: rpcUrl, faultRate: 1, kinds: ['delay'], delayMs: 100 })
-    const base = http(slow.url, { batch: { batchSize: 100 }, retryCount: 0, timeout: 5_000 })
+    const base = http(slow.url, { batch: { batchSize: 100 }, retryCount: 0, timeout: defaultRpcTimeoutMs })
     // The poll asks for the latest block once, first; the store's last poll time when it does so
     // tells whether the previous poll had ended.
     const lastPollAtEachStart: (number | undefined)[] = []
@@ -340,7 +341,7 @@ describe('indexer following new heads', () => {
 
   test('an HTTP node still behind the announced head is asked again soon, not at the next interval', async () => {
     const { rpcUrl, deployment } = devnet
-    const base = http(rpcUrl, { batch: { batchSize: 100 }, retryCount: 0, timeout: 5_000 })
+    const base = http(rpcUrl, { batch: { batchSize: 100 }, retryCount: 0, timeout: defaultRpcTimeoutMs })
     // Each new block is first answered as not there yet, as a provider's HTTP node behind its WebSocket node does.
     let highestServed = -1n
     let staleAnswers = 0

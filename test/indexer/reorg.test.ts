@@ -59,7 +59,7 @@ test('a reorg to a different chain of the same height: no stale job, no double c
   expect(await market.blockNumber()).toBe(heightA)
   expect(await market.blockNumber()).toBeGreaterThan(forkBlock)
   // Branch B can be built faster than one poll: unblind only once the indexer has been refused.
-  await expect.poll(() => proxy.counts.status500, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0)
+  await expect.poll(() => proxy.counts.status500, { interval: 50 }).toBeGreaterThan(0)
   proxy.setFaultRate(0)
 
   await waitForHead(indexer, node)

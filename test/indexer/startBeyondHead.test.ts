@@ -26,7 +26,7 @@ test('a start block the chain has not reached yet: ready at once, without errors
   expect(indexer.store.serviceList()).toEqual([])
 
   const serviceId = await createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment }).registerService()
-  const deadline = Date.now() + 10_000
+  const deadline = Date.now() + 60_000
   while (indexer.store.service(serviceId) === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
   expect(indexer.store.service(serviceId)?.serviceId).toBe(serviceId.toString())
   expect(indexer.store.sync.cursor?.number).toBeGreaterThanOrEqual(startBlock)

@@ -15,7 +15,7 @@ const devnet = inject('devnet')
 const chain = createChainSource(createPublicClient({ transport: http(devnet.rpcUrl) }), devnet.deployment)
 
 async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000
+  const deadline = Date.now() + 60_000
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
 }
 

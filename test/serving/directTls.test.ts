@@ -168,7 +168,7 @@ test('SIGHUP reloads the certificate at once', async () => {
     copyFileSync(second.keyPath, first.keyPath)
     expect(await readServedCertificate(url, { ca: certificates.ca })).toBe(first.fingerprint256)
     process.kill(process.pid, 'SIGHUP')
-    await expect.poll(() => readServedCertificate(url, { ca: certificates.ca }), { timeout: 2_000 }).toBe(second.fingerprint256)
+    await expect.poll(() => readServedCertificate(url, { ca: certificates.ca })).toBe(second.fingerprint256)
   } finally {
     unwatch()
     await app.close()

@@ -1,12 +1,13 @@
 import { createPublicClient, http, type HttpTransportConfig, type PublicClient } from 'viem'
 import type { Deployment } from '../../../config/deployment.ts'
 import { createIndexer, type CreateIndexerParameters, type Indexer } from '../../../server/indexer/createIndexer.ts'
+import { defaultRpcTimeoutMs } from '../../../server/indexer/defaultRpcTimeoutMs.ts'
 import { createStore } from '../../../server/store/createStore.ts'
 
 export type CreateTestIndexerParameters = Partial<Omit<CreateIndexerParameters, 'deployment'>> & {
   rpcUrl: string
   deployment: Pick<Deployment, 'registry' | 'escrow' | 'arbiter' | 'deployBlock' | 'chainId'>
-  /** Per-request timeout of the indexer's RPC client. */
+  /** Per-request timeout of the indexer's RPC client; the indexer's own default when absent. */
   timeoutMs?: number
   /** Sees every HTTP request the indexer's client sends (viem's hook), e.g. to record its calls. */
   onFetchRequest?: HttpTransportConfig['onFetchRequest']
@@ -19,7 +20,7 @@ export type TestIndexer = Indexer & {
 }
 
 /** An indexer over a test devnet, collecting poll errors instead of logging them. */
-export function createTestIndexer({ rpcUrl, deployment, timeoutMs = 5_000, onFetchRequest, ...options }: CreateTestIndexerParameters): TestIndexer {
+export function createTestIndexer({ rpcUrl, deployment, timeoutMs = defaultRpcTimeoutMs, onFetchRequest, ...options }: CreateTestIndexerParameters): TestIndexer {
   const client = createPublicClient({ transport: http(rpcUrl, { batch: { batchSize: 100 }, retryCount: 0, timeout: timeoutMs, onFetchRequest }) })
   const errors: unknown[] = []
   const { pollIntervalMs = 3_000, chainId = deployment.chainId, now } = options
