@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, inject, test } from 'vitest'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { getFreePort } from '../support/getFreePort.ts'
+import { sendFromOneAddress } from '../support/sendFromOneAddress.ts'
 import { projectRoot, spawnEntryPoint, type SpawnedEntryPoint } from '../rest/spawnEntryPoint.ts'
 
 // The hosted MCP server apart from the indexer, as docs/operations.md deploys it: `npm run serve`
@@ -67,21 +68,8 @@ function callGetJob({ localAddress, agent }: { localAddress: string; agent: Agen
 }
 
 /** `count` get_job calls from one address over a few keep-alive connections. */
-async function callMany({ localAddress, count }: { localAddress: string; count: number }): Promise<Answer[]> {
-  const inFlight = 8
-  const agent = new Agent({ keepAlive: true, maxSockets: inFlight })
-  const answers: Answer[] = []
-  let next = 0
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < count) {
-        next++
-        answers.push(await callGetJob({ localAddress, agent }))
-      }
-    }),
-  )
-  agent.destroy()
-  return answers
+function callMany({ localAddress, count }: { localAddress: string; count: number }): Promise<Answer[]> {
+  return sendFromOneAddress((agent) => callGetJob({ localAddress, agent }), { count, inFlight: 8 })
 }
 
 /** The tool result of a Streamable HTTP answer (one SSE `message` event, or a JSON body). */

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, inject, test } from 'vitest'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { getFreePort } from '../support/getFreePort.ts'
+import { sendFromOneAddress } from '../support/sendFromOneAddress.ts'
 import { projectRoot, spawnEntryPoint, type SpawnedEntryPoint } from './spawnEntryPoint.ts'
 
 // `npm run serve -- --mcp-port <port>` at its default per-client limits (1200 requests a minute,
@@ -46,20 +47,8 @@ function get(port: number, path: string, { localAddress, agent }: { localAddress
 }
 
 /** `count` requests from one address over `inFlight` keep-alive connections. */
-async function flood(port: number, path: string, { localAddress, count, inFlight = 16 }: { localAddress: string; count: number; inFlight?: number }): Promise<Answer[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: inFlight })
-  const answers: Answer[] = []
-  let next = 0
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < count) {
-        next++
-        answers.push(await get(port, path, { localAddress, agent }))
-      }
-    }),
-  )
-  agent.destroy()
-  return answers
+function flood(port: number, path: string, { localAddress, count, inFlight = 16 }: { localAddress: string; count: number; inFlight?: number }): Promise<Answer[]> {
+  return sendFromOneAddress((agent) => get(port, path, { localAddress, agent }), { count, inFlight })
 }
 
 function expectRateLimitHeaders(headers: IncomingHttpHeaders): void {

@@ -9,6 +9,7 @@ import { checkTeeEvidence } from '../../tee/checkTeeEvidence.ts'
 import { parseAttestationReport } from '../../tee/parseAttestationReport.ts'
 import { teeVerdict } from '../../tee/teeVerdict.ts'
 import { verifyTdxQuote } from '../../tee/verifyTdxQuote.ts'
+import { refusal } from './support/refusal.ts'
 
 const now = new Date('2026-11-27T00:00:00Z')
 const signer: Address = getAddress('0x70997970c51812dc3a010c7d01b50e20d7e60a8f')
@@ -18,15 +19,6 @@ const composeHash = createHash('sha256').update(appCompose).digest('hex')
 /** dstack/NEAR layout: address ‖ 12 zero bytes ‖ nonce. */
 const bound = Uint8Array.from(Buffer.concat([Buffer.from(signer.slice(2), 'hex'), Buffer.alloc(12), Buffer.from(nonce.slice(2), 'hex')]))
 const root = createTeeRoot({ now })
-
-function refusal(run: () => unknown): Error {
-  try {
-    run()
-  } catch (error) {
-    return error as Error
-  }
-  throw new Error('expected a refusal')
-}
 
 test('default: a quote made with the devnet root verifies against that root, and dcap-qvl agrees', () => {
   const quote = makeTdxQuote(root, { reportData: bound })

@@ -13,18 +13,10 @@ import {
 import { readPckChain } from '../../tee/readPckChain.ts'
 import { verifyTdxQuote } from '../../tee/verifyTdxQuote.ts'
 import { outdatedClock, pinnedClock, readCollateral, readQuote, slice, tdOffsets } from './support/fixtures.ts'
+import { refusal } from './support/refusal.ts'
 
 const quote = readQuote('tdx_quote')
 const collateral = readCollateral('tdx_quote')
-
-function refusal(run: () => unknown): Error {
-  try {
-    run()
-  } catch (error) {
-    return error as Error
-  }
-  throw new Error('expected a refusal')
-}
 
 test('default: an Intel-signed TDX quote verifies at the pinned clock', () => {
   const verified = verifyTdxQuote({ quote, collateral, now: pinnedClock })
