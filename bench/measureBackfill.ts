@@ -9,6 +9,8 @@ export type MeasureBackfillParameters = {
   /** Counts the server's RPC traffic; reset before the server was started. */
   proxy: StartCountingProxyReturnType
   generated: GenerateJobsReturnType
+  /** Milliseconds the proxy adds to each answer, for the report. */
+  addedLatencyMs: number
 }
 
 export type BackfillResult = {
@@ -21,6 +23,10 @@ export type BackfillResult = {
   httpRequests: number
   /** JSON-RPC calls inside them. */
   rpcCalls: number
+  /** Requests sent while none was in flight: each waits out the node's latency in turn (see startCountingProxy). */
+  roundTrips: number
+  /** Milliseconds the proxy added to each answer (`--rpc-latency`). */
+  addedLatencyMs: number
   httpRequestsPerJob: number
   rpcCallsPerJob: number
   methods: Record<string, number>
@@ -51,7 +57,7 @@ function backfillTimeoutMs(jobs: number): number {
  */
 export async function measureBackfill(
   server: BenchChild<ServeIndexerMessage>,
-  { proxy, generated }: MeasureBackfillParameters,
+  { proxy, generated, addedLatencyMs }: MeasureBackfillParameters,
 ): Promise<MeasureBackfillReturnType> {
   const report = await server.next('backfilled', backfillTimeoutMs(generated.jobs))
   const counts = proxy.counts()
@@ -84,6 +90,8 @@ export async function measureBackfill(
       eventsPerSec: generated.events / seconds,
       httpRequests: counts.httpRequests,
       rpcCalls: counts.rpcCalls,
+      roundTrips: counts.roundTrips,
+      addedLatencyMs,
       httpRequestsPerJob: counts.httpRequests / report.jobs,
       rpcCallsPerJob: counts.rpcCalls / report.jobs,
       methods: counts.methods,

@@ -49,6 +49,11 @@ export type BenchOptions = {
   fastPollMs: number
   /** Blocks of history the full-node stage reads through a public node's limits (default 2,000,000). */
   fullNodeBlocks: bigint
+  /**
+   * Milliseconds the counting proxy adds before each of the node's answers during the back-fill
+   * (default 0): a public node answers in tens to hundreds, a local one in a few.
+   */
+  rpcLatencyMs: number
   /** Run the server under test with `--cpu-prof`, profiles in this directory. */
   cpuProfDir: string | null
   resultsPath: string
@@ -58,7 +63,7 @@ export type ParseBenchArgsReturnType = BenchOptions
 
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--node hardhat|anvil] [--duration S] [--warmup S] [--connections C] ' +
-  '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--full-node-blocks N] [--cpu-prof DIR] [--out FILE] ' +
+  '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--full-node-blocks N] [--rpc-latency MS] [--cpu-prof DIR] [--out FILE] ' +
   `[--skip ${skippableStages.join(',')}] [--observability-only] [--rate-limit-only] [--tls-only] [--job-queries-only] [--durability-only] [--serving-scale-only] [--serving-jobs N,N,...] [--serving-node-flags="--flag ..."]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
@@ -78,6 +83,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         'lag-pace': { type: 'string' },
         'fast-poll': { type: 'string' },
         'full-node-blocks': { type: 'string' },
+        'rpc-latency': { type: 'string' },
         'cpu-prof': { type: 'string' },
         out: { type: 'string' },
         skip: { type: 'string' },
@@ -133,6 +139,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     defaultPollMs: 3_000,
     fastPollMs: Math.floor(number('fast-poll', values['fast-poll'], 100, 1)),
     fullNodeBlocks: BigInt(Math.floor(number('full-node-blocks', values['full-node-blocks'], 2_000_000, 10_000))),
+    rpcLatencyMs: number('rpc-latency', values['rpc-latency'], 0, 0),
     cpuProfDir: values['cpu-prof'] ?? null,
     resultsPath: values.out ?? 'bench/results.json',
   }

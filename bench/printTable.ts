@@ -43,10 +43,11 @@ export function printTable(results: BenchResults): string {
     ),
   )
 
-  section('1. Back-fill (fresh indexer, deploy block to head, through a counting RPC proxy)')
+  const latencyNote = backfill.addedLatencyMs > 0 ? `, ${backfill.addedLatencyMs} ms added to each answer` : ''
+  section(`1. Back-fill (fresh indexer, deploy block to head, through a counting RPC proxy${latencyNote})`)
   lines.push(
     ...table(
-      ['jobs', 'events', 'seconds', 'jobs/s', 'events/s', 'HTTP requests', 'JSON-RPC calls', 'requests/job', 'calls/job', 'matches plan'],
+      ['jobs', 'events', 'seconds', 'jobs/s', 'events/s', 'HTTP requests', 'JSON-RPC calls', 'round trips', 'requests/job', 'calls/job', 'matches plan'],
       [
         [
           int(backfill.jobs),
@@ -56,6 +57,7 @@ export function printTable(results: BenchResults): string {
           int(backfill.eventsPerSec),
           int(backfill.httpRequests),
           int(backfill.rpcCalls),
+          int(backfill.roundTrips),
           backfill.httpRequestsPerJob.toFixed(4),
           backfill.rpcCallsPerJob.toFixed(3),
           backfill.consistent ? 'yes' : `NO: ${backfill.mismatch}`,
@@ -66,6 +68,7 @@ export function printTable(results: BenchResults): string {
       .map(([method, count]) => `${method} ${int(count)}`)
       .join(', ')}`,
     `   event loop blocked while back-filling: ${describeLoopDelay(backfill.loopDelay)}`,
+    '   round trips: requests sent with none in flight, each waiting out the node\'s latency (--rpc-latency; docs/benchmarks.md, "Cold back-fill")',
   )
 
   section(`2. Lag, settlement receipt to GET /v1/jobs/:id showing Settled (${options.lagJobs} jobs, one every ${options.lagPaceMs} ms)`)

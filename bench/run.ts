@@ -83,7 +83,7 @@ try {
   cleanups.push(devnet.stop)
   const generation = await generateJobs(devnet.clients, { deployment: devnet.deployment, jobs: options.jobs, onProgress: progress })
 
-  const proxy = await startCountingProxy({ target: devnet.rpcUrl })
+  const proxy = await startCountingProxy({ target: devnet.rpcUrl, latencyMs: options.rpcLatencyMs })
   cleanups.push(proxy.stop)
   const startServer = (serve: ServeIndexerOptions, name: string): BenchChild<ServeIndexerMessage> => {
     const nodeFlags = ['--expose-gc']
@@ -96,7 +96,7 @@ try {
     return child
   }
 
-  progress('back-filling a fresh indexer (default poll) through the counting proxy')
+  progress(`back-filling a fresh indexer (default poll) through the counting proxy${options.rpcLatencyMs > 0 ? `, ${options.rpcLatencyMs} ms added to each answer` : ''}`)
   proxy.reset()
   const server = startServer(
     {
@@ -110,7 +110,9 @@ try {
     },
     'server under test',
   )
-  const backfilled = await measureBackfill(server, { proxy, generated: generation })
+  const backfilled = await measureBackfill(server, { proxy, generated: generation, addedLatencyMs: options.rpcLatencyMs })
+  // The added latency is the back-fill's: the lag stage times the indexer's own delays.
+  proxy.setLatencyMs(0)
   if (backfilled.mcpUrl === null) throw new BenchChildError('The server under test started no MCP server.')
 
   let lag: LagResult[] = []

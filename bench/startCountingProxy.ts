@@ -13,6 +13,11 @@ export type RpcCounts = {
   rateLimited: number
   /** Most calls in one HTTP request (a batch's members). */
   largestBatch: number
+  /**
+   * HTTP requests that arrived while none was in flight: the round trips the client waited out one
+   * after another, each of which a node's latency lengthens (`latencyMs`).
+   */
+  roundTrips: number
 }
 
 export type StartCountingProxyParameters = {
@@ -24,6 +29,8 @@ export type StartCountingProxyParameters = {
    * (not an array of answers).
    */
   rateLimit?: number
+  /** Milliseconds added before each answer the node gives (default 0): a public node takes tens to hundreds. */
+  latencyMs?: number
 }
 
 export type StartCountingProxyReturnType = {
@@ -32,6 +39,8 @@ export type StartCountingProxyReturnType = {
   /** Most calls that arrived, served or refused, within any one second. */
   peakCallsPerSecond: () => number
   reset: () => void
+  /** Sets the milliseconds added before each answer from now on. */
+  setLatencyMs: (ms: number) => void
   stop: () => Promise<void>
 }
 
@@ -40,17 +49,24 @@ export type StartCountingProxyReturnType = {
  * pointed at it, so its requests are counted without touching its client. With `rateLimit`, it is
  * also the rate limit of a public node that refuses a batch with one error object.
  */
-export async function startCountingProxy({ target, rateLimit = Infinity }: StartCountingProxyParameters): Promise<StartCountingProxyReturnType> {
+export async function startCountingProxy({ target, rateLimit = Infinity, latencyMs = 0 }: StartCountingProxyParameters): Promise<StartCountingProxyReturnType> {
   const targetUrl = new URL(target)
   const agent = new Agent({ keepAlive: true })
-  const zero = (): RpcCounts => ({ httpRequests: 0, rpcCalls: 0, methods: {}, rateLimited: 0, largestBatch: 0 })
+  const zero = (): RpcCounts => ({ httpRequests: 0, rpcCalls: 0, methods: {}, rateLimited: 0, largestBatch: 0, roundTrips: 0 })
   let counts = zero()
+  let inFlight = 0
+  let latency = latencyMs
   const callRate = createCallRateWindow({ limit: rateLimit })
 
   const server = createServer(async (request, response) => {
     const body = await readBody(request)
     const methods = rpcMethods(body)
     counts.httpRequests += 1
+    if (inFlight === 0) counts.roundTrips += 1
+    inFlight += 1
+    response.once('close', () => {
+      inFlight -= 1
+    })
     counts.largestBatch = Math.max(counts.largestBatch, methods.length)
     if (!callRate.admit(methods.length)) {
       counts.rateLimited += 1
@@ -73,8 +89,12 @@ export async function startCountingProxy({ target, rateLimit = Infinity }: Start
         agent,
       },
       (upstream) => {
-        response.writeHead(upstream.statusCode ?? 502, upstream.headers)
-        upstream.pipe(response)
+        const answer = (): void => {
+          response.writeHead(upstream.statusCode ?? 502, upstream.headers)
+          upstream.pipe(response)
+        }
+        if (latency > 0) setTimeout(answer, latency)
+        else answer()
       },
     )
     forwarded.on('error', () => {
@@ -92,6 +112,9 @@ export async function startCountingProxy({ target, rateLimit = Infinity }: Start
     peakCallsPerSecond: callRate.peak,
     reset: () => {
       counts = zero()
+    },
+    setLatencyMs: (ms) => {
+      latency = ms
     },
     stop: async () => {
       server.closeAllConnections()

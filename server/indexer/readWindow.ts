@@ -74,8 +74,8 @@ export type ReadWindowReturnType = {
  * three contracts and every market event (with `nextServiceId()`/`nextJobId()` at its last block
  * when the count is checked there), then (issued together, so a batching transport sends one
  * batch) the headers of the blocks holding a job's logs and every touched service and job, many
- * per `eth_call` (readServices, readJobs; in a window deeper than any reorg the headers come after
- * the records, which date the blocks holding only creations). Records are read at `readAt` (or the latest block), so a
+ * per `eth_call` (readServices, readJobs; in a window deeper than any reorg the headers of blocks
+ * holding only creations come after the records, which date them). Records are read at `readAt` (or the latest block), so a
  * record may be ahead of the window; its events catch up. No state older than `readAt` or, when
  * checked, `toBlock` is read, so a full node (no archive) serves it.
  *
@@ -149,9 +149,12 @@ export async function readWindow(
   // A window deeper than any reorg (no hash of its own to keep) has no header to compare its logs
   // with: a block whose logs are all creations is dated by the created records' own time
   // (registeredAt, createdAt: that block's timestamp), read just now, one header read less each.
+  // Only a block whose logs are all creations can be so dated: the others' headers are read with
+  // the records, in the same batch, and only the rest wait for the records (a round trip each).
   const deep = toHash === undefined && !checkBlooms
-  const [nearHeaders, serviceRecords, jobRecords, [serviceBelowLead], [jobBelowLead]] = await Promise.all([
-    deep ? [] : Promise.all(headerNumbers.map((blockNumber) => getBlock(client, { blockNumber }))),
+  const datable = deep ? blocksOfCreationsOnly(logs) : new Set<bigint>()
+  const [firstHeaders, serviceRecords, jobRecords, [serviceBelowLead], [jobBelowLead]] = await Promise.all([
+    Promise.all(headerNumbers.filter((blockNumber) => !datable.has(blockNumber)).map((blockNumber) => getBlock(client, { blockNumber }))),
     readServices(client, { registry, ids: serviceIdList, blockNumber: readAt }),
     readJobs(client, { escrow, ids: jobIdList, blockNumber: readAt }),
     readServices(client, { registry, ids: serviceLead === undefined ? [] : [serviceLead - 1n], blockNumber: readAt }),
@@ -160,9 +163,8 @@ export async function readWindow(
   const servicesRead = new Map(serviceRecords.map((service, index) => [serviceIdList[index] as bigint, service]))
   const jobsRead = new Map(jobRecords.map((job, index) => [jobIdList[index] as bigint, job]))
   const creationTimes = deep ? dateByCreations(logs, { services: servicesRead, jobs: jobsRead }) : new Map<bigint, bigint>()
-  const allHeaders = deep
-    ? await Promise.all(headerNumbers.filter((blockNumber) => !creationTimes.has(blockNumber)).map((blockNumber) => getBlock(client, { blockNumber })))
-    : nearHeaders
+  const undated = [...datable].filter((blockNumber) => !creationTimes.has(blockNumber))
+  const allHeaders = [...firstHeaders, ...(await Promise.all(undated.map((blockNumber) => getBlock(client, { blockNumber }))))]
   // While no creation of a kind is held, the first id seen is the first one of the range only if
   // the record below it predates the first block (block times only grow).
   const checkLead = (kind: 'service' | 'job', lead: bigint | undefined, createdAt: string | undefined): void => {
@@ -254,6 +256,18 @@ function checkLogBlockHashes(
   }
   if (toHash !== undefined && hashes.get(toBlock) !== toHash) throw new ChainChangedError({ blockNumber: toBlock })
   return endHash
+}
+
+/** The blocks whose logs are all creations (ServiceRegistered, JobCreated): the ones dateByCreations may date. */
+function blocksOfCreationsOnly(logs: readonly MarketLog[]): Set<bigint> {
+  const blocks = new Set<bigint>()
+  const others = new Set<bigint>()
+  for (const log of logs) {
+    if (log.eventName === 'ServiceRegistered' || log.eventName === 'JobCreated') blocks.add(log.blockNumber)
+    else others.add(log.blockNumber)
+  }
+  for (const blockNumber of others) blocks.delete(blockNumber)
+  return blocks
 }
 
 /**

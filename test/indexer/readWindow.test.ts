@@ -64,6 +64,22 @@ describe('a window deeper than any reorg (no hash of its own)', () => {
     expect(creationOnly.length).toBeGreaterThan(0)
     expect(headerReads.deep).toBe(headerReads.near - 1 - creationOnly.length)
   })
+
+  test('the headers it reads go in the records\' batch: no round trip waits for the records alone', async () => {
+    const requests: string[][] = []
+    const recording = createPublicClient({
+      transport: http(rpcUrl, {
+        batch: true,
+        onFetchRequest: (_request, init) => {
+          requests.push([JSON.parse(init.body as string) as { method: string } | { method: string }[]].flat().map(({ method }) => method))
+        },
+      }),
+    })
+    await readWindow(recording, { ...base, readToBlockHash: false })
+    const withHeaders = requests.filter((methods) => methods.includes('eth_getBlockByNumber'))
+    expect(withHeaders.length).toBeGreaterThan(0)
+    expect(withHeaders.filter((methods) => !methods.includes('eth_call'))).toEqual([])
+  })
 })
 
 describe('readJobsAt', () => {
