@@ -35,7 +35,7 @@ export class IndexerRateLimitedError extends BaseError {
   constructor({ url, retryAfter }: { url: string; retryAfter: string | null }) {
     const seconds = retryAfter !== null && /^\d{1,6}$/.test(retryAfter) ? Number(retryAfter) : undefined
     super(
-      `The indexer at "${url}" refused the read: too many requests from this client address. ` +
+      `The indexer at "${url}" refused the read as over its per-client request limit. ` +
         (seconds === undefined ? 'Slow down and try again shortly.' : `Try again in ${seconds} s.`),
       { code: 'rate_limited' },
     )
