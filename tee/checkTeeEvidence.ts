@@ -1,5 +1,6 @@
 import type { Collateral } from '@phala/dcap-qvl'
 import type { Address, Hex } from 'viem'
+import type { TeeCheck, TeeCheckName, TeeCheckStatus } from '../contract/tee.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { TeeTcbNotAcceptedError, TeeTcbUnlistedError } from '../errors/tee.ts'
 import type { TcbPolicy } from './defaultTcbPolicy.ts'
@@ -9,12 +10,7 @@ import { readComposeHash } from './readComposeHash.ts'
 import { readReportDataBinding } from './readReportDataBinding.ts'
 import { type VerifyTdxQuoteReturnType, verifyTdxQuote } from './verifyTdxQuote.ts'
 
-export type TeeCheckStatus = 'pass' | 'fail' | 'skip'
-
-/** One line of a verdict: what was checked, how it came out, and why, in a sentence. */
-export type TeeCheck = { name: TeeCheckName; status: TeeCheckStatus; reason: string }
-
-export type TeeCheckName = 'provider' | 'quote' | 'tcb' | 'binding' | 'registrySigner' | 'compose' | 'appraisal' | 'gpu' | 'teeTls'
+export type { TeeCheck, TeeCheckName, TeeCheckStatus }
 
 /** Known-good measurements; without one, measurements are recorded but not judged. */
 export type TeeAllowList = { composeHashes?: readonly Hex[] | undefined; mrTds?: readonly Hex[] | undefined }

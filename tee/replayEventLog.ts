@@ -1,19 +1,11 @@
 import { createHash } from 'node:crypto'
 import { type Hex, bytesToHex, hexToBytes } from 'viem'
+import type { z } from 'zod'
+import type { TeeEventSchema } from '../contract/tee.ts'
 import { TeeEventLogMismatchError } from '../errors/tee.ts'
 
-/** One event of a dstack TDX event log (dstack `cc-eventlog/src/tdx.rs`, `TdxEvent`). */
-export type TdxEvent = {
-  /** Zero-based: 0–3 extend RTMR0–3. */
-  imr: number
-  eventType: number
-  /** Empty when the log was stripped of runtime digests (they are recomputed). */
-  digest: Hex | ''
-  event: string
-  payload: Hex
-  /** dstack's runtime-event digest version (absent: 1). */
-  version?: 1 | 2 | undefined
-}
+/** One event of a dstack TDX event log (dstack `cc-eventlog/src/tdx.rs`, `TdxEvent`), normalised. */
+export type TdxEvent = z.output<typeof TeeEventSchema>
 
 /** dstack's runtime events (app-id, compose-hash, instance-id, …) extend RTMR3 with this type. */
 export const dstackRuntimeEventType = 0x08000001

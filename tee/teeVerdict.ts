@@ -1,7 +1,8 @@
 import type { Address } from 'viem'
+import type { TeeVerdictName } from '../contract/tee.ts'
 import type { CheckTeeEvidenceReturnType, TeeCheck, TeeCheckName } from './checkTeeEvidence.ts'
 
-export type TeeVerdictName = 'verified' | 'acknowledged' | 'failed' | 'unreachable' | 'none'
+export type { TeeVerdictName }
 
 /** The provider's record on 0G's `InferenceServing` (`getService`), as far as the verdict needs it. */
 export type TeeProviderRecord = {
