@@ -13,6 +13,7 @@ import { ServiceSchema } from './service.ts'
 import { ServiceEventListSchema } from './serviceEvent.ts'
 import { StatsSchema } from './stats.ts'
 import { NoQuerySchema } from './strictParameters.ts'
+import { TeeEvidenceSchema, TeeVerdictListSchema, TeeVerdictSchema } from './tee.ts'
 import { TransactionSchema } from './transaction.ts'
 
 const c = initContract()
@@ -70,6 +71,35 @@ export const marketContract = c.router(
         summary: "A service's history",
         description:
           "The service's registry events, oldest first: registration, updates of price and status, delisting, and signing-key rotations with the old and new key, so that the key in force at any block can be read. `count` equals the length of `events`. 400 when `id` is not a canonical decimal unsigned integer; 404 when no service has that id.",
+      },
+      listTeeVerdicts: {
+        method: 'GET',
+        path: '/v1/services/tee',
+        query: NoQuerySchema,
+        responses: { 200: TeeVerdictListSchema, 400: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
+        summary: "Every service's TEE verdict",
+        description:
+          'The TEE verdict of every service checked so far, by ascending serviceId, for pages that show many services. A service indexed moments ago may not be listed yet. `count` equals the length of `verdicts`.',
+      },
+      getTeeVerdict: {
+        method: 'GET',
+        path: '/v1/services/:id/tee',
+        pathParams: IdPathSchema,
+        query: NoQuerySchema,
+        responses: { 200: TeeVerdictSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
+        summary: "A service's TEE verdict",
+        description:
+          "Whether the service's signing key lives in a TEE, as this indexer checked it: the provider's 0G record, its TDX quote verified to Intel's root (the devnet's own root on the devnet only), the TCB policy, the quote's binding of the signing key, and the compose hash; each check with its outcome and reason. Checked again when the signing key changes and when the verdict expires. 404 `service_not_found` for an unknown id, `tee_verdict_pending` before the service's first check.",
+      },
+      getTeeEvidence: {
+        method: 'GET',
+        path: '/v1/services/:id/tee/evidence',
+        pathParams: IdPathSchema,
+        query: NoQuerySchema,
+        responses: { 200: TeeEvidenceSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
+        summary: "The evidence behind a service's TEE verdict",
+        description:
+          'The raw evidence of the last check: the quote, the collateral it was verified with, the event log and app compose as served, the nonce sent and the time of the fetch: enough to verify it again offline (`npm run tee:verify`) or in a browser. 404 `service_not_found` for an unknown id, `tee_evidence_not_found` when the last check fetched no quote.',
       },
     },
     jobs: {

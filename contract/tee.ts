@@ -37,7 +37,7 @@ export const TdxMeasurementsSchema = extendApi(
     mrConfigId: Register('MR_CONFIG_ID: dstack version 1 puts 0x01 ‖ compose hash here.'),
     composeHash: HexSchema.nullable().describe('The compose hash the TD measured; null when none could be read.'),
   }),
-  { title: 'TdxMeasurements', description: 'What the verified quote measured, 0x-prefixed lowercase hex.' },
+  { description: 'What the verified quote measured, 0x-prefixed lowercase hex.' },
 )
 
 export const TeeProviderRecordSchema = extendApi(
@@ -49,7 +49,7 @@ export const TeeProviderRecordSchema = extendApi(
     teeSignerAddress: AddressSchema.nullable().describe('The TEE signer the 0G record names; null for the zero address.'),
     teeSignerAcknowledged: z.boolean().describe("Whether 0G's contract owner acknowledged that signer."),
   }),
-  { title: 'TeeProviderRecord', description: "The service provider's record on 0G's InferenceServing contract." },
+  { description: "The service provider's record on 0G's InferenceServing contract." },
 )
 export type TeeProviderRecord = z.output<typeof TeeProviderRecordSchema>
 
@@ -95,7 +95,7 @@ export const TeeCollateralSchema = extendApi(
     qe_identity: z.string().describe('QE identity JSON as signed.'),
     qe_identity_signature: Bytes('Signature over the QE identity'),
   }),
-  { title: 'TeeCollateral', description: "Intel's collateral for the quote's platform (TCB info, QE identity, CRLs), as fetched." },
+  { description: "Intel's collateral for the quote's platform (TCB info, QE identity, CRLs), as fetched." },
 )
 export type TeeCollateral = z.output<typeof TeeCollateralSchema>
 

@@ -22,3 +22,20 @@ export class TransactionNotFoundError extends BaseError {
     })
   }
 }
+
+export class TeeVerdictPendingError extends BaseError {
+  override name = 'TeeVerdictPendingError'
+  constructor({ serviceId }: { serviceId: bigint }) {
+    super(`Service "${serviceId}" has no TEE verdict yet: the indexer checks each service soon after it is indexed. Try again shortly.`, {
+      code: 'tee_verdict_pending',
+    })
+  }
+}
+
+export class TeeEvidenceNotFoundError extends BaseError {
+  override name = 'TeeEvidenceNotFoundError'
+  constructor({ serviceId, verdict }: { serviceId: bigint; verdict: string | undefined }) {
+    const why = verdict === undefined ? 'it has not been checked yet' : `its last check fetched no quote (verdict "${verdict}")`
+    super(`Service "${serviceId}" has no TEE evidence: ${why}.`, { code: 'tee_evidence_not_found' })
+  }
+}

@@ -16,7 +16,7 @@ import {
   RouteNotFoundError,
   UnknownParameterError,
 } from '../../errors/http.ts'
-import { JobNotFoundError, ServiceNotFoundError, TransactionNotFoundError } from '../../errors/notFound.ts'
+import { JobNotFoundError, ServiceNotFoundError, TeeEvidenceNotFoundError, TeeVerdictPendingError, TransactionNotFoundError } from '../../errors/notFound.ts'
 
 export type ErrorReply = {
   status: number
@@ -44,6 +44,8 @@ const statusByClass: ReadonlyArray<readonly [ErrorClass, number]> = [
   [ServiceNotFoundError, 404],
   [JobNotFoundError, 404],
   [TransactionNotFoundError, 404],
+  [TeeVerdictPendingError, 404],
+  [TeeEvidenceNotFoundError, 404],
   [RouteNotFoundError, 404],
   [MethodNotAllowedError, 405],
   [ChainIdMismatchError, 503],

@@ -13,9 +13,12 @@ import { getSellerHandler } from './handlers/getSellerHandler.ts'
 import { getServiceEventsHandler } from './handlers/getServiceEventsHandler.ts'
 import { getServiceHandler } from './handlers/getServiceHandler.ts'
 import { getStatsHandler } from './handlers/getStatsHandler.ts'
+import { getTeeEvidenceHandler } from './handlers/getTeeEvidenceHandler.ts'
+import { getTeeVerdictHandler } from './handlers/getTeeVerdictHandler.ts'
 import { getTransactionHandler } from './handlers/getTransactionHandler.ts'
 import { listJobsHandler } from './handlers/listJobsHandler.ts'
 import { listServicesHandler } from './handlers/listServicesHandler.ts'
+import { listTeeVerdictsHandler } from './handlers/listTeeVerdictsHandler.ts'
 
 export type CreateMarketRouterParameters = {
   store: StoreReader
@@ -55,6 +58,9 @@ export function createMarketRouter({ store, answers }: CreateMarketRouterParamet
       listServices: route(services.listServices, listServicesHandler({ store })),
       getService: route(services.getService, getServiceHandler({ store })),
       getServiceEvents: route(services.getServiceEvents, getServiceEventsHandler({ store })),
+      listTeeVerdicts: route(services.listTeeVerdicts, listTeeVerdictsHandler({ store })),
+      getTeeVerdict: route(services.getTeeVerdict, getTeeVerdictHandler({ store })),
+      getTeeEvidence: route(services.getTeeEvidence, getTeeEvidenceHandler({ store })),
     },
     jobs: {
       listJobs: route(jobs.listJobs, listJobsHandler({ store })),

@@ -7,6 +7,9 @@
  *   listServices(store)                        → ServiceList  { count, services } ascending serviceId
  *   getService(store, { serviceId: bigint })   → Service      throws ServiceNotFoundError (service_not_found)
  *   getServiceEvents(store, { serviceId })     → ServiceEventList { count, events } oldest first; throws ServiceNotFoundError
+ *   listTeeVerdicts(store)                     → TeeVerdictList { count, verdicts } ascending serviceId, the services checked so far
+ *   getTeeVerdict(store, { serviceId })        → TeeVerdict   throws ServiceNotFoundError, TeeVerdictPendingError (tee_verdict_pending)
+ *   getTeeEvidence(store, { serviceId })       → TeeEvidence  throws ServiceNotFoundError, TeeEvidenceNotFoundError (tee_evidence_not_found)
  *   listJobs(store, { limit?, cursor?, buyer?, seller?, serviceId?, states? })
  *                                              → JobList      { count, jobs, nextCursor } newest first, default 50, filters ANDed;
  *                                                             the caller validates limit (1..1000); a foreign cursor throws InvalidCursorError
@@ -27,6 +30,9 @@
 export { listServices, type ListServicesReturnType } from './listServices.ts'
 export { getService, type GetServiceParameters, type GetServiceReturnType } from './getService.ts'
 export { getServiceEvents, type GetServiceEventsParameters, type GetServiceEventsReturnType } from './getServiceEvents.ts'
+export { listTeeVerdicts, type ListTeeVerdictsReturnType } from './listTeeVerdicts.ts'
+export { getTeeVerdict, type GetTeeVerdictParameters, type GetTeeVerdictReturnType } from './getTeeVerdict.ts'
+export { getTeeEvidence, type GetTeeEvidenceParameters, type GetTeeEvidenceReturnType } from './getTeeEvidence.ts'
 export { listJobs, type ListJobsParameters, type ListJobsReturnType } from './listJobs.ts'
 export { getJob, type GetJobParameters, type GetJobReturnType } from './getJob.ts'
 export { getJobDispute, type GetJobDisputeParameters, type GetJobDisputeReturnType } from './getJobDispute.ts'

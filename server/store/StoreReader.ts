@@ -6,6 +6,7 @@ import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import type { ChainIdMismatchError } from '../../errors/chain.ts'
 import type { DisputeEvent } from '../../contract/disputeEvent.ts'
+import type { TeeEvidence, TeeVerdict } from '../../contract/tee.ts'
 
 /**
  * A job ready to serve. Its record is replaced, never changed, when the job changes, and its event
@@ -146,4 +147,10 @@ export type StoreReader = {
   stateJobs(state: number): readonly StoredJob[]
   /** The jobs and services that hold an event of this transaction (hash in lowercase), by ascending id. */
   transactionRecords(transactionHash: string): StoredTransactionRecords
+  /** The service's last TEE verdict; undefined until it was first checked. */
+  teeVerdict(serviceId: bigint): TeeVerdict | undefined
+  /** The evidence behind that verdict; undefined when none was fetched. */
+  teeEvidence(serviceId: bigint): TeeEvidence | undefined
+  /** Every verdict, ascending by serviceId; the same array until one changes. */
+  teeVerdictList(): readonly TeeVerdict[]
 }

@@ -5,12 +5,14 @@ import type { Service } from '../../contract/service.ts'
 import type { ServiceEvent } from '../../contract/serviceEvent.ts'
 import type { ChainIdMismatchError } from '../../errors/chain.ts'
 import type { DisputeEvent } from '../../contract/disputeEvent.ts'
+import type { TeeEvidence, TeeVerdict } from '../../contract/tee.ts'
 import type { NodeStall } from '../../chain/rpc/createNodeStallWatch.ts'
 import type { BlockRef, CreationCount, Cursor, ReplicaStanding, SelfCheckStatus, StoreSync } from './StoreReader.ts'
 
 /** What the indexer applies windows, rollbacks and repairs through (and what it reads back to do so). */
 export type StoreWriter = RecordWriter &
   SyncWriter &
+  TeeVerdictWriter &
   StoreSnapshots & {
     /**
      * Undoes every block above `ancestor`, which becomes the cursor; the creation count goes back
@@ -40,6 +42,11 @@ export type RecordWriter = {
 }
 
 /** Where indexing stands (the health reader's `sync`), as the indexer and a replica record it. */
+/** What the TEE checker writes: a service's verdict replaces the last one, whole. */
+export type TeeVerdictWriter = {
+  putTeeVerdict(parameters: { serviceId: bigint; verdict: TeeVerdict; evidence: TeeEvidence | undefined }): void
+}
+
 export type SyncWriter = {
   /** Recently applied blocks (number → hash), oldest first, for reorg detection. */
   readonly recentBlocks: ReadonlyMap<bigint, Hash>

@@ -3,6 +3,7 @@ import { createStoreSnapshots } from '../durable/createStoreSnapshots.ts'
 import { createJobRecords } from './createJobRecords.ts'
 import { createRollback } from './createRollback.ts'
 import { createServiceRecords } from './createServiceRecords.ts'
+import { createTeeVerdicts } from './createTeeVerdicts.ts'
 import { createSyncState } from './createSyncState.ts'
 import type { StoreCounters, StoreReader } from './StoreReader.ts'
 import type { StoreWriter } from './StoreWriter.ts'
@@ -58,6 +59,7 @@ export function createStore({
   const services = createServiceRecords({ counters, changed, changes })
   const jobs = createJobRecords({ counters, changed, changes })
   const syncState = createSyncState({ pollIntervalMs, chainId, network, recentBlockLimit, changed, now })
+  const teeVerdicts = createTeeVerdicts({ changed })
   const snapshots = createStoreSnapshots({ services, jobs, syncState, changes, changed })
 
   return {
@@ -81,6 +83,9 @@ export function createStore({
     buyerJobs: jobs.buyerJobs,
     serviceJobs: jobs.serviceJobs,
     stateJobs: jobs.stateJobs,
+    teeVerdict: teeVerdicts.teeVerdict,
+    teeEvidence: teeVerdicts.teeEvidence,
+    teeVerdictList: teeVerdicts.teeVerdictList,
     transactionRecords: (transactionHash) => ({ jobs: jobs.transactionJobs(transactionHash), services: services.transactionServices(transactionHash) }),
 
     staleServiceIds: services.stale,
@@ -90,6 +95,7 @@ export function createStore({
     putJob: jobs.putJob,
     addJobEvent: jobs.addJobEvent,
     replaceJob: jobs.replaceJob,
+    putTeeVerdict: teeVerdicts.putTeeVerdict,
 
     recentBlocks: syncState.recentBlocks,
     advance: syncState.advance,
@@ -108,6 +114,7 @@ export function createStore({
       services.clear()
       jobs.clear()
       syncState.clear()
+      teeVerdicts.clear()
     },
 
     takeChanges: snapshots.takeChanges,

@@ -14,12 +14,15 @@ const addressParams = marketContract.sellers.getSeller.pathParams
 const jobsQuery = marketContract.jobs.listJobs.query
 const hashParams = marketContract.transactions.getTransaction.pathParams
 
-test("default: the seven GET endpoints of the interface document, the service history, a job's dispute and transaction lookup the explorer reads, and the buyers", () => {
+test("default: the seven GET endpoints of the interface document, the service history, the TEE verdicts and evidence, a job's dispute and transaction lookup the explorer reads, and the buyers", () => {
   expect(routesOf(marketContract).map((route) => `${route.method} ${route.path}`)).toEqual([
     'GET /healthz',
     'GET /v1/services',
     'GET /v1/services/:id',
     'GET /v1/services/:id/events',
+    'GET /v1/services/tee',
+    'GET /v1/services/:id/tee',
+    'GET /v1/services/:id/tee/evidence',
     'GET /v1/jobs',
     'GET /v1/jobs/:id',
     'GET /v1/jobs/:id/dispute',
@@ -50,6 +53,10 @@ test('declared statuses', () => {
     '/v1/services': [200, 400, 429, 503],
     '/v1/services/:id': [200, 400, 404, 429, 503],
     '/v1/services/:id/events': [200, 400, 404, 429, 503],
+    // 404 also before a service's first TEE check (tee_verdict_pending) and when it fetched no quote.
+    '/v1/services/tee': [200, 400, 429, 503],
+    '/v1/services/:id/tee': [200, 400, 404, 429, 503],
+    '/v1/services/:id/tee/evidence': [200, 400, 404, 429, 503],
     '/v1/jobs': [200, 400, 429, 503],
     '/v1/jobs/:id': [200, 400, 404, 429, 503],
     '/v1/jobs/:id/dispute': [200, 400, 404, 429, 503],
