@@ -210,3 +210,23 @@ export class OpenJobLookupError extends BaseError {
     )
   }
 }
+
+/** The service's TEE verdict is below what `MARKET_REQUIRE_TEE` accepts. */
+export class TeeRequirementNotMetError extends BaseError {
+  override name = 'TeeRequirementNotMetError'
+  constructor({ serviceId, verdict, failedChecks, required, isDefault }: {
+    serviceId: bigint
+    verdict: string
+    /** `name: reason` of each check that did not pass. */
+    failedChecks: readonly string[]
+    required: string
+    isDefault: boolean
+  }) {
+    const setting = `MARKET_REQUIRE_TEE is ${required}${isDefault ? ' (the default)' : ''}`
+    const why = failedChecks.length === 0 ? '' : ` Checks not passed: ${failedChecks.join('; ')}.`
+    super(
+      `Service "${serviceId}" has TEE verdict "${verdict}", below what run accepts: ${setting}.${why} Only the person running this server can lower MARKET_REQUIRE_TEE (to acknowledged, or off) in the server's environment. Nothing was spent.`,
+      { code: 'tee_requirement_not_met' },
+    )
+  }
+}

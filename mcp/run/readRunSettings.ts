@@ -31,8 +31,16 @@ export type SpendSettings = {
   confirmAbove: bigint | null
 }
 
+/** `MARKET_REQUIRE_TEE`: the least TEE verdict `run` pays; `off` checks none. */
+export const teeRequirements = ['verified', 'acknowledged', 'off'] as const
+export type TeeRequirement = (typeof teeRequirements)[number]
+
 export type RunSettings = {
   account: PrivateKeyAccount
+  /** `MARKET_REQUIRE_TEE` (verified unset). */
+  requireTee: TeeRequirement
+  /** Whether `requireTee` is the default, the variable being unset: refusals say so. */
+  requireTeeIsDefault: boolean
   /** `MARKET_MAX_PRICE_WEI`: refuse services priced above it (0.01 native token unset); null for `none`. */
   maxPrice: bigint | null
   /** Whether `maxPrice` is the default, the variable being unset: refusals say so. */
@@ -63,6 +71,8 @@ export const runSettingsHelp = `  MARKET_PRIVATE_KEY        the buyer wallet's p
   MARKET_ALLOWED_SERVICES   the only service ids run may pay, comma-separated
   MARKET_ALLOWED_SELLERS    the only seller addresses run may pay, comma-separated
   MARKET_CONFIRM_ABOVE_WEI  above this price the person confirms each payment (MCP elicitation)
+  MARKET_REQUIRE_TEE        the least TEE verdict run pays, checked here from the provider's evidence:
+                            verified (default), acknowledged (also 0G's owner's word), or off
 ${outputSettingsHelp}
   MARKET_POLL_INTERVAL_MS   how often a job is polled until settled (default 2000)`
 
@@ -71,8 +81,13 @@ export function readRunSettings({ env }: ReadRunSettingsParameters): RunSettings
   const account = parseBuyerKey({ privateKey: env.MARKET_PRIVATE_KEY })
   const maxPrice = readLimit(env, 'MARKET_MAX_PRICE_WEI', defaultSpendLimits.maxPriceWei)
   const spendLimit = readLimit(env, 'MARKET_SPEND_LIMIT_WEI', defaultSpendLimits.spendLimitWei)
+  const requireTee = optional(env.MARKET_REQUIRE_TEE, (text) =>
+    (teeRequirements as readonly string[]).includes(text) ? (text as TeeRequirement) : fail('MARKET_REQUIRE_TEE', text, 'verified, acknowledged or off'),
+  )
   return {
     account,
+    requireTee: requireTee ?? 'verified',
+    requireTeeIsDefault: requireTee === undefined,
     maxPrice: maxPrice.wei,
     maxPriceIsDefault: maxPrice.isDefault,
     pollIntervalMs:

@@ -13,6 +13,7 @@ import type { ToolCallExtra, ToolProgress } from '../tools/defineTool.ts'
 import type { MarketSource } from '../source/MarketSource.ts'
 import { verifyJobAttestation } from '../verify/verifyJobAttestation.ts'
 import { checkRunnable } from './checkRunnable.ts'
+import { checkTeeRequirement } from './checkTeeRequirement.ts'
 import { fetchJobOutput, type FetchJobOutputReturnType } from './fetchJobOutput.ts'
 import { payOrReuseJob } from './payOrReuseJob.ts'
 import { reclaimExpiredJob } from './reclaimExpiredJob.ts'
@@ -60,6 +61,11 @@ export async function runJob(
   const { account } = settings
   const service = await chain.getService({ serviceId })
   const { input, price } = checkRunnable({ service, prompt, maxPrice: settings.maxPrice, maxPriceIsDefault: settings.maxPriceIsDefault, allowed: settings.spend })
+  if (settings.requireTee !== 'off') {
+    // Checked here from the provider's evidence (the chain source), not taken from an indexer.
+    const verdict = await chain.getTeeVerdict({ serviceId })
+    checkTeeRequirement({ verdict, required: settings.requireTee, isDefault: settings.requireTeeIsDefault })
+  }
   const { jobId, transactionHash, reused } = await payOrReuseJob(client, { chain, escrow, settings, service, input, price, timeoutSec, log, signal, confirm })
   const reuseNote =
     reused === null

@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { Job } from '../../contract/job.ts'
 import type { Service } from '../../contract/service.ts'
+import type { TeeVerdict } from '../../contract/tee.ts'
 
 /**
  * Where the tools get the market from: an index (the indexer's store in this process,
@@ -19,4 +20,11 @@ export type MarketSource = {
    * undefined when the job was never attested or the event is not found.
    */
   attestedSigner: (parameters: { job: Pick<Job, 'jobId' | 'serviceId' | 'createdAt' | 'timeout'> }) => Promise<Address | undefined>
+  /**
+   * The service's TEE verdict: the index's, or (reading the chain) one checked here. Throws
+   * `ServiceNotFoundError`, or `TeeVerdictPendingError` while an index has not checked it yet.
+   */
+  getTeeVerdict: (parameters: { serviceId: bigint }) => Promise<TeeVerdict>
+  /** The verdicts of every service checked so far, ascending by serviceId. */
+  listTeeVerdicts: () => Promise<readonly TeeVerdict[]>
 }

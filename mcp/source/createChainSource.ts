@@ -7,10 +7,13 @@ import { readServices } from '../../chain/read/readServices.ts'
 import { JobNotFoundError, ServiceNotFoundError } from '../../errors/notFound.ts'
 import { findAttestedSigner } from '../verify/findAttestedSigner.ts'
 import type { MarketSource } from './MarketSource.ts'
+import type { TeeVerdictCache } from './createTeeVerdictCache.ts'
 
 export type CreateChainSourceParameters = {
   registry: Address
   escrow: Address
+  /** Checks a service's TEE here, from its provider's evidence (see createTeeVerdictCache). */
+  tee: TeeVerdictCache
 }
 
 export type CreateChainSourceReturnType = MarketSource
@@ -23,23 +26,26 @@ export type CreateChainSourceReturnType = MarketSource
  */
 export function createChainSource(
   client: Client,
-  { registry, escrow }: CreateChainSourceParameters,
+  { registry, escrow, tee }: CreateChainSourceParameters,
 ): CreateChainSourceReturnType {
   const nextServiceId = () => readContract(client, { address: registry, abi: registryAbi, functionName: 'nextServiceId' })
   const nextJobId = () => readContract(client, { address: escrow, abi: escrowAbi, functionName: 'nextJobId' })
 
+  const listServices = async () => {
+    const next = await nextServiceId()
+    const ids = Array.from({ length: Number(next > 1n ? next - 1n : 0n) }, (_, index) => BigInt(index + 1))
+    return readServices(client, { registry, ids })
+  }
+  const getService = async ({ serviceId }: { serviceId: bigint }) => {
+    if (serviceId === 0n || serviceId >= (await nextServiceId())) throw new ServiceNotFoundError({ serviceId })
+    const [service] = await readServices(client, { registry, ids: [serviceId] })
+    if (service === undefined) throw new ServiceNotFoundError({ serviceId })
+    return service
+  }
+
   return {
-    async listServices() {
-      const next = await nextServiceId()
-      const ids = Array.from({ length: Number(next > 1n ? next - 1n : 0n) }, (_, index) => BigInt(index + 1))
-      return readServices(client, { registry, ids })
-    },
-    async getService({ serviceId }) {
-      if (serviceId === 0n || serviceId >= (await nextServiceId())) throw new ServiceNotFoundError({ serviceId })
-      const [service] = await readServices(client, { registry, ids: [serviceId] })
-      if (service === undefined) throw new ServiceNotFoundError({ serviceId })
-      return service
-    },
+    listServices,
+    getService,
     async getJob({ jobId }) {
       if (jobId === 0n || jobId >= (await nextJobId())) throw new JobNotFoundError({ jobId })
       const [job] = await readJobs(client, { escrow, ids: [jobId] })
@@ -48,6 +54,12 @@ export function createChainSource(
     },
     attestedSigner({ job }) {
       return findAttestedSigner(client, { escrow, jobId: BigInt(job.jobId), createdAt: BigInt(job.createdAt), timeout: BigInt(job.timeout) })
+    },
+    async getTeeVerdict({ serviceId }) {
+      return tee.verdictOf(await getService({ serviceId }))
+    },
+    async listTeeVerdicts() {
+      return Promise.all((await listServices()).map((service) => tee.verdictOf(service)))
     },
   }
 }

@@ -4,7 +4,7 @@ import { JobSchema } from '../../contract/job.ts'
 import { signingKeyAtAttestation } from '../../contract/signingKeyAtAttestation.ts'
 import { marketContract } from '../../contract/router.ts'
 import { IndexerRateLimitedError, IndexerResponseError } from '../../errors/mcp.ts'
-import { JobNotFoundError, ServiceNotFoundError } from '../../errors/notFound.ts'
+import { JobNotFoundError, ServiceNotFoundError, TeeVerdictPendingError } from '../../errors/notFound.ts'
 import type { MarketSource } from './MarketSource.ts'
 
 export type CreateIndexerSourceParameters = {
@@ -51,7 +51,7 @@ export function createIndexerSource({
   const read = async <schema extends z.ZodTypeAny>(
     send: () => Promise<IndexerAnswer>,
     schema: schema,
-    notFound?: () => Error,
+    notFound?: (body: unknown) => Error,
   ): Promise<z.output<schema>> => {
     let answer: IndexerAnswer
     try {
@@ -60,7 +60,7 @@ export function createIndexerSource({
       // Unreachable, timed out, or an undeclared status.
       throw new IndexerResponseError({ url: indexerUrl, cause })
     }
-    if (answer.status === 404 && notFound !== undefined) throw notFound()
+    if (answer.status === 404 && notFound !== undefined) throw notFound(answer.body)
     if (answer.status === 429) throw new IndexerRateLimitedError({ url: indexerUrl, retryAfter: answer.headers.get('retry-after') })
     if (answer.status !== 200) throw new IndexerResponseError({ url: indexerUrl, status: answer.status })
     const parsed = schema.safeParse(answer.body)
@@ -89,5 +89,21 @@ export function createIndexerSource({
       ])
       return signingKeyAtAttestation(detail.events, history.events)
     },
+    getTeeVerdict({ serviceId }) {
+      const params = { id: serviceId.toString() }
+      const notFound = (body: unknown) =>
+        errorCodeOf(body) === 'tee_verdict_pending' ? new TeeVerdictPendingError({ serviceId }) : new ServiceNotFoundError({ serviceId })
+      return read(() => client.services.getTeeVerdict({ params, ...options() }), services.getTeeVerdict.responses[200], notFound)
+    },
+    async listTeeVerdicts() {
+      const list = await read(() => client.services.listTeeVerdicts(options()), services.listTeeVerdicts.responses[200])
+      return list.verdicts
+    },
   }
+}
+
+/** The `error.code` of an error body, if it has one: the indexer's 404s say which kind of thing is missing. */
+function errorCodeOf(body: unknown): unknown {
+  const error = (body as { error?: { code?: unknown } } | null)?.error
+  return typeof error === 'object' && error !== null ? error.code : undefined
 }

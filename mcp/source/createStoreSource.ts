@@ -1,7 +1,7 @@
 import { JobNotFoundError } from '../../errors/notFound.ts'
 import { assertServing } from '../../server/readers/assertServing.ts'
 import { signingKeyAtAttestation } from '../../contract/signingKeyAtAttestation.ts'
-import { getJob, getService, getServiceEvents, listServices } from '../../server/readers/index.ts'
+import { getJob, getService, getServiceEvents, getTeeVerdict, listServices, listTeeVerdicts } from '../../server/readers/index.ts'
 import type { StoreReader } from '../../server/store/StoreReader.ts'
 import type { MarketSource } from './MarketSource.ts'
 
@@ -32,6 +32,12 @@ export function createStoreSource(store: StoreReader): CreateStoreSourceReturnTy
     async attestedSigner({ job }) {
       const { events } = getJob(store, { jobId: BigInt(job.jobId) })
       return signingKeyAtAttestation(events, getServiceEvents(store, { serviceId: BigInt(job.serviceId) }).events)
+    },
+    async getTeeVerdict({ serviceId }) {
+      return getTeeVerdict(store, { serviceId })
+    },
+    async listTeeVerdicts() {
+      return listTeeVerdicts(store).verdicts
     },
   }
 }

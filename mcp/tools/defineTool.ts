@@ -1,5 +1,6 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import type { AnyZodObject, z } from 'zod'
+import { escapeControlCharacters } from '../../contract/escapeControlCharacters.ts'
 import { toMirroredResult } from './toMirroredResult.ts'
 import { toToolErrorResult } from './toToolErrorResult.ts'
 
@@ -38,6 +39,11 @@ export type ToolDefinition<context, input extends AnyZodObject, output extends A
    */
   reusesLastAnswer?: boolean
   handler: (context: context, args: z.output<input>, extra: ToolCallExtra) => Promise<z.input<output>>
+  /**
+   * A line for the agent beside the answer (a second text item, outside `structuredContent`, so
+   * the answer keeps its shape); undefined adds none. What it reads must not fail the call.
+   */
+  note?: (context: context, response: z.input<output>) => Promise<string | undefined>
 }
 
 /** A tool as the servers offer it: its listing, and a call on arguments its input schema accepted. */
@@ -58,7 +64,7 @@ export type MarketTool<context> = {
 export function defineTool<context, input extends AnyZodObject, output extends AnyZodObject>(
   definition: ToolDefinition<context, input, output>,
 ): MarketTool<context> {
-  const { handler, reusesLastAnswer = false, ...listing } = definition
+  const { handler, note, reusesLastAnswer = false, ...listing } = definition
   let last: { response: Record<string, unknown>; result: CallToolResult } | undefined
   const answer = (response: Record<string, unknown>): CallToolResult => {
     if (!reusesLastAnswer) return toMirroredResult(response)
@@ -70,7 +76,10 @@ export function defineTool<context, input extends AnyZodObject, output extends A
     async call(context, args, extra) {
       try {
         // The dispatcher passes only what `inputSchema` parsed, so this is the schema's output type.
-        return answer(await handler(context, args as z.output<input>, extra))
+        const response = await handler(context, args as z.output<input>, extra)
+        const result = answer(response)
+        const line = await note?.(context, response).catch(() => undefined)
+        return line === undefined ? result : { ...result, content: [...result.content, { type: 'text', text: escapeControlCharacters(line) }] }
       } catch (error) {
         return toToolErrorResult(error, { tool: definition.name, log: context.log })
       }

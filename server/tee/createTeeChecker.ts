@@ -78,7 +78,12 @@ export function createTeeChecker({
     const serviceId = BigInt(service.serviceId)
     recheck.delete(service.providerAddress.toLowerCase())
     const running = check(service)
-      .then((outcome) => stopped || keep(service, outcome), (error: unknown) => onError?.(service, error))
+      .then(
+        (outcome) => {
+          if (!stopped) keep(service, outcome)
+        },
+        (error: unknown) => onError?.(service, error),
+      )
       .finally(() => inFlight.delete(serviceId))
     inFlight.set(serviceId, running)
     return running

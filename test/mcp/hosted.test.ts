@@ -15,7 +15,7 @@ import { rotatedServiceId, seededJobs } from './support/seededJobs.ts'
 import { spawnHostedMcp, type SpawnHostedMcpReturnType } from './support/spawnHostedMcp.ts'
 
 const devnet = inject('devnet')
-const hostedToolNames = ['list_services', 'get_service', 'get_job', 'verify_attestation']
+const hostedToolNames = ['list_services', 'get_service', 'get_service_tee', 'get_job', 'verify_attestation']
 /** Hardhat account #9: a funded key that the hosted server must ignore. */
 const buyerKey = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6'
 
@@ -65,7 +65,7 @@ describe.each(['chain', 'indexer'] as const)('hosted MCP server reading the %s',
     await rest?.stop()
   })
 
-  test('default: exactly the four read tools, even with MARKET_PRIVATE_KEY set', async () => {
+  test('default: exactly the five read tools, even with MARKET_PRIVATE_KEY set', async () => {
     const { tools } = await client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([...hostedToolNames].sort())
     for (const tool of tools) {

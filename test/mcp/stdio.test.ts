@@ -40,10 +40,10 @@ describe.each(['chain', 'indexer'] as const)('stdio MCP server reading the %s', 
     await rest?.stop()
   })
 
-  test('default: five tools, run among them and marked as spending', async () => {
+  test('default: six tools, run among them and marked as spending', async () => {
     const { tools } = await mcp.client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['get_job', 'get_service', 'list_services', 'run', 'verify_attestation'],
+      ['get_job', 'get_service', 'get_service_tee', 'list_services', 'run', 'verify_attestation'],
     )
     const run = tools.find((tool) => tool.name === 'run')
     expect(run?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true })

@@ -124,7 +124,7 @@ test('server.json names the package as the MCP registry checks it (mcpName, iden
   ])
 })
 
-test('the MCP Inspector CLI lists the five tools through npx -y file:<tarball>', { timeout: 180_000 }, async () => {
+test('the MCP Inspector CLI lists the six tools through npx -y file:<tarball>', { timeout: 180_000 }, async () => {
   // The Inspector CLI names itself from `../package.json` of its working folder (a quirk of
   // 0.18): give it one. npx installs the tarball in its own cache, not in this folder.
   const folder = join(work, 'inspect', 'cwd')
@@ -136,7 +136,7 @@ test('the MCP Inspector CLI lists the five tools through npx -y file:<tarball>',
     { cwd: folder, env: cleanEnv },
   )
   const { tools } = JSON.parse(stdout) as { tools: { name: string }[] }
-  expect(tools.map((tool) => tool.name).sort()).toEqual(['get_job', 'get_service', 'list_services', 'run', 'verify_attestation'])
+  expect(tools.map((tool) => tool.name).sort()).toEqual(['get_job', 'get_service', 'get_service_tee', 'list_services', 'run', 'verify_attestation'])
 })
 
 describe('a TypeScript consumer of tee-market/client, /contract and /attestation', () => {
