@@ -1,7 +1,7 @@
 import type { DevnetComponent } from './DevnetComponent.ts'
 import { startHostedMcpServer } from '../mcp/hosted/startHostedMcpServer.ts'
 
-/** The hosted MCP server (four read tools) as part of `npm start`, reading the indexer's store when one runs. */
+/** The hosted MCP server (five read tools) as part of `npm start`, reading the indexer's store when one runs. */
 export const mcpComponent: DevnetComponent = {
   name: 'mcp',
   async start({ config, logger, store }) {

@@ -14,7 +14,7 @@ refuseUnsupportedNode()
 
 const usage = `Usage: npm run mcp:hosted -- [options]
 
-The hosted MCP server (Streamable HTTP at /mcp, four read tools) on --host:--mcp-port, apart
+The hosted MCP server (Streamable HTTP at /mcp, five read tools) on --host:--mcp-port, apart
 from the indexer: reading a REST indexer (--indexer-url), or the node on every tool call
 (--mcp-source chain). To serve it from the indexer's own store: npm run serve -- --mcp-port <port>.
 

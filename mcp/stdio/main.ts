@@ -12,7 +12,7 @@ import { runSettingsHelp } from '../run/readRunSettings.ts'
 import { localTools } from '../tools/localTools.ts'
 import { defaultSpendLimits } from '../spend/defaultSpendLimits.ts'
 
-// Local MCP server over stdio (`npx tee-market-mcp`, five tools). Network: 0g-mainnet unless
+// Local MCP server over stdio (`npx tee-market-mcp`, six tools). Network: 0g-mainnet unless
 // --network or MARKET_NETWORK says otherwise; the chain and indexer settings as for the indexer (RPC_URL, ...).
 // stdout carries only protocol messages: the log goes to stderr (JSON lines, --log-level /
 // LOG_LEVEL), and anything printed by a library goes there too.
