@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from 'viem'
+import { getAddress, isAddress, type Hex } from 'viem'
 import { z } from 'zod'
 import { UintStringSchema } from '../contract/primitives.ts'
 import { networkNames } from './networks.ts'
@@ -198,6 +198,10 @@ export const ConfigSchema = z.object({
   rateLimit: textField('a whole number of requests per minute (0 for no limit)', safeInteger(0, 1_000_000_000)),
   /** Connections one client address may hold open on each server (trusted proxies excepted). 0: no cap. */
   maxClientConnections: textField('a whole number of connections (0 for no cap)', safeInteger(0, 1_000_000)),
+  /** 0G's InferenceServing contract, where a service's provider record is read for its TEE verdict; null: none on this chain (every verdict is `none`). */
+  inferenceServing: addressField.nullable(),
+  /** Where TDX quotes' collateral comes from: Intel's PCS, or an operator's PCCS (the same v4 API). */
+  pccsUrl: urlField,
 })
 
 /** The settings as loadConfig reads them, one per flag. */
@@ -212,4 +216,6 @@ export type ConfigKey = keyof ConfigSettings
 export type Config = Omit<ConfigSettings, 'rpcUrls'> & {
   rpcUrl: string
   fallbackRpcUrls: string[]
+  /** The devnet's attestation root (DER), from its deployment record, on the devnet's chain id only; null: Intel's root alone. */
+  teeRootCa: Hex | null
 }

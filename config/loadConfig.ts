@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import type { Hex } from 'viem'
 import type { Deployment } from './deployment.ts'
 import { ConfigError } from '../errors/config.ts'
 import { canQuoteSetting, quoteSetting } from '../errors/quoteSetting.ts'
@@ -52,6 +53,8 @@ export const configSources = {
   dataDir: { flag: 'data-dir', env: 'DATA_DIR' },
   databaseUrl: { flag: 'database-url', env: 'DATABASE_URL' },
   readOnly: { flag: 'read-only', env: 'READ_ONLY', switch: true },
+  inferenceServing: { flag: 'inference-serving', env: 'INFERENCE_SERVING_ADDRESS' },
+  pccsUrl: { flag: 'pccs-url', env: 'PCCS_URL' },
 } as const satisfies Record<ConfigKey, ConfigSource>
 
 const defaults = {
@@ -79,11 +82,14 @@ const defaults = {
   maxClientConnections: '64',
   databaseUrl: null,
   readOnly: 'off',
+  // Intel's own service: an operator with a PCCS of their own (a cache in their network) names it.
+  pccsUrl: 'https://api.trustedservices.intel.com',
+  inferenceServing: null,
 } satisfies Partial<Record<ConfigKey, string | null>>
 
 /** Written as a flag or variable value, these switch an optional URL off. */
 const noneValues = new Set(['', 'none'])
-const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'mcpSource', 'startBlock', 'deployTimestamp', 'wsRpcUrl', 'rpcRateLimit', 'logRange', 'tlsCert', 'tlsKey', 'dataDir', 'databaseUrl'])
+const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'mcpSource', 'startBlock', 'deployTimestamp', 'wsRpcUrl', 'rpcRateLimit', 'logRange', 'tlsCert', 'tlsKey', 'dataDir', 'databaseUrl', 'inferenceServing'])
 
 export type LoadConfigParameters = {
   argv: readonly string[]
@@ -126,6 +132,7 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
     if (!settings.has(key)) settings.set(key, { value, from })
   }
 
+  let teeRootCa: Hex | null = null
   if (preset.contracts === undefined) {
     const addressKeys = ['registry', 'escrow', 'arbiter', 'attestationVerifier'] as const
     if (addressKeys.some((key) => !settings.has(key))) {
@@ -135,10 +142,16 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
       for (const key of addressKeys) fallback(key, record[key], from)
       fallback('chainId', String(record.chainId), from)
       fallback('startBlock', String(record.deployBlock), from)
+      if (record.tee !== undefined) {
+        fallback('inferenceServing', record.tee.inferenceServing, from)
+        fallback('pccsUrl', record.tee.pccsUrl, from)
+        teeRootCa = record.tee.rootCa
+      }
     }
   } else {
     for (const [key, value] of Object.entries(preset.contracts)) fallback(key as ConfigKey, value, presetFrom)
   }
+  fallback('inferenceServing', preset.inferenceServing, presetFrom)
   fallback('chainId', String(preset.chainId), presetFrom)
   fallback('rpcUrls', preset.rpcUrl, presetFrom)
   if (preset.wsRpcUrl !== null && typeof preset.wsRpcUrl === 'object') {
@@ -168,6 +181,8 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
       ...rest,
       rpcUrl,
       fallbackRpcUrls,
+      // The devnet's own root, trusted only on the devnet's chain id, whatever else is configured.
+      teeRootCa: result.data.chainId === networks.devnet.chainId ? teeRootCa : null,
       deploymentPath: resolve(result.data.deploymentPath),
       dataDir: result.data.dataDir === null ? null : resolve(result.data.dataDir),
     }

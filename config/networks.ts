@@ -1,3 +1,4 @@
+import type { Address } from 'viem'
 import type { Deployment } from './deployment.ts'
 
 export const networkNames = ['devnet', '0g-mainnet'] as const
@@ -22,6 +23,8 @@ export type NetworkPreset = {
    * indexer finds the first block at or after it by binary search on block timestamps.
    */
   deployTimestamp: number | null
+  /** 0G's InferenceServing contract (providers' TEE records); null: none known (the devnet's is in its deployment record). */
+  inferenceServing: Address | null
   /** Where the index is kept by default (`--data-dir`), relative to the working directory; null: in memory. */
   dataDir: string | null
 }
@@ -37,6 +40,7 @@ export const networks: Record<NetworkName, NetworkPreset> = {
     deployTimestamp: null,
     // Its chain is new at each start: an index kept from the last one would be of another chain.
     dataDir: null,
+    inferenceServing: null,
   },
   '0g-mainnet': {
     chainId: 16661,
@@ -53,5 +57,7 @@ export const networks: Record<NetworkName, NetworkPreset> = {
     },
     deployTimestamp: 1778219793,
     dataDir: '.tee-market/0g-mainnet',
+    // 0G Compute's mainnet contract (@0gfoundation/0g-compute-ts-sdk 0.9.0, constants.js).
+    inferenceServing: '0x47340d900bdFec2BD393c626E12ea0656F938d84',
   },
 }
