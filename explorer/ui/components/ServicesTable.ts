@@ -35,7 +35,7 @@ export function ServicesTable({ services, histories, verdicts, label }: Services
             <td class="num detail" data-label="Price" data-field="price"><${TokenAmount} wei=${service.pricePerCall} /></td>
             <td class="num detail" data-label="Max input" data-field="max-input">${Number(service.maxInputBytes).toLocaleString('en-US')} bytes</td>
             <td data-field="status"><${ServiceStatusBadge} status=${serviceStatusOf(service, history)} /></td>
-            <td data-field="tee">${verdicts === undefined ? html`<span class="muted" title="No TEE verdicts read.">…</span>` : html`<${TeeBadge} serviceId=${service.serviceId} verdict=${verdicts.get(service.serviceId)} />`}</td>
+            <td class="detail" data-label="TEE" data-field="tee">${verdicts === undefined ? html`<span class="muted" title="No TEE verdicts read.">…</span>` : html`<${TeeBadge} serviceId=${service.serviceId} verdict=${verdicts.get(service.serviceId)} />`}</td>
             <td class="detail" data-label="Signing key" data-field="key">${rotated === undefined ? '…' : rotated ? html`<span class="badge warn">rotated</span>` : 'original'}</td>
           </tr>`
         })}
