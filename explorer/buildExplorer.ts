@@ -11,9 +11,15 @@ export type BuildExplorerReturnType = {
   sizes: Record<string, number>
 }
 
+/**
+ * The page, its stylesheet, and the TEE verifier (dcap-qvl with its ASN.1, bignum and curve code:
+ * larger than the rest of the page) in a module of its own that a service page loads only when
+ * asked to verify (`explorerAssetPaths.teeJs`), so the market page does not wait for it.
+ */
 const entryPoints = [
-  fileURLToPath(new URL('ui/main.ts', import.meta.url)),
-  fileURLToPath(new URL('ui/explorer.css', import.meta.url)),
+  { in: fileURLToPath(new URL('ui/main.ts', import.meta.url)), out: 'explorer' },
+  { in: fileURLToPath(new URL('ui/explorer.css', import.meta.url)), out: 'explorer' },
+  { in: fileURLToPath(new URL('ui/tee/verifyTeeEvidence.ts', import.meta.url)), out: 'explorer-tee' },
 ]
 
 /**
@@ -32,6 +38,18 @@ const oneZod: Plugin = {
 }
 
 /**
+ * elliptic (dcap-qvl's curve code in a browser) loads precomputed secp256k1 tables when it can;
+ * dcap-qvl uses P-256 only, and elliptic builds without them (it catches the failed require).
+ */
+const noSecp256k1Tables: Plugin = {
+  name: 'no-secp256k1-tables',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/precomputed\/secp256k1$/ }, () => ({ path: 'secp256k1-tables', namespace: 'empty' }))
+    build.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'throw new Error("not bundled")' }))
+  },
+}
+
+/**
  * Bundles the explorer (its pages, the typed client over the contract, the attestation code the
  * server uses) into one minified ES module and one stylesheet, with nothing loaded from elsewhere.
  */
@@ -39,7 +57,6 @@ export async function buildExplorer({ outdir }: BuildExplorerParameters): Promis
   const result = await build({
     entryPoints,
     outdir,
-    entryNames: 'explorer',
     bundle: true,
     minify: true,
     format: 'esm',
@@ -47,7 +64,7 @@ export async function buildExplorer({ outdir }: BuildExplorerParameters): Promis
     platform: 'browser',
     legalComments: 'none',
     metafile: true,
-    plugins: [oneZod],
+    plugins: [oneZod, noSecp256k1Tables],
     logLevel: 'warning',
   })
   const sizes: Record<string, number> = {}

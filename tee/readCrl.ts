@@ -1,4 +1,5 @@
 import { readDer, readDerChildren } from './readDer.ts'
+import { readDerTime, tagGeneralizedTime, tagUtcTime } from './readDerTime.ts'
 
 export type ReadCrlReturnType = {
   /** The signed bytes (`tbsCertList`), exactly as issued. */
@@ -10,17 +11,6 @@ export type ReadCrlReturnType = {
 }
 
 const tagInteger = 0x02
-const tagUtcTime = 0x17
-const tagGeneralizedTime = 0x18
-
-function readTime(bytes: Uint8Array, tag: number, text: string): Date {
-  // RFC 5280: UTCTime years 50–99 are 19xx, 00–49 are 20xx; both forms end in Z.
-  const full = tag === tagUtcTime ? `${Number(text.slice(0, 2)) >= 50 ? '19' : '20'}${text}` : text
-  const iso = `${full.slice(0, 4)}-${full.slice(4, 6)}-${full.slice(6, 8)}T${full.slice(8, 10)}:${full.slice(10, 12)}:${full.slice(12, 14)}Z`
-  const date = new Date(iso)
-  if (Number.isNaN(date.getTime())) throw new RangeError(`CRL time "${text}" is not a valid time.`)
-  return date
-}
 
 /** Reads what a CRL's signature and validity checks need (RFC 5280 §5.1), without re-encoding. */
 export function readCrl(der: Uint8Array): ReadCrlReturnType {
@@ -32,7 +22,7 @@ export function readCrl(der: Uint8Array): ReadCrlReturnType {
   const times = fields.slice(fields[0]?.tag === tagInteger ? 3 : 2)
   const [thisUpdate, nextUpdate] = times.map((t) =>
     t.tag === tagUtcTime || t.tag === tagGeneralizedTime
-      ? readTime(der, t.tag, new TextDecoder().decode(der.subarray(t.contentStart, t.end)))
+      ? readDerTime(t.tag, new TextDecoder().decode(der.subarray(t.contentStart, t.end)))
       : undefined,
   )
   if (thisUpdate === undefined) throw new RangeError('The CRL has no thisUpdate time.')

@@ -52,7 +52,8 @@ export function useApi<T>(key: string, read: (headers: Record<string, string>) =
   return state
 }
 
-function errorMessage({ status, body }: ApiAnswer): string {
+/** The indexer's own message for a refusal, else its status. */
+export function errorMessage({ status, body }: ApiAnswer): string {
   const message = (body as { error?: { message?: unknown } } | null)?.error?.message
   return typeof message === 'string' ? message : `The indexer answered HTTP ${status}.`
 }

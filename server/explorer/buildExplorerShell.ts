@@ -1,6 +1,7 @@
 import type { ExplorerSite } from './ExplorerSite.ts'
 
-export const explorerAssetPaths = { js: '/explorer/explorer.js', css: '/explorer/explorer.css' } as const
+/** `teeJs`: the TEE verifier, which a service page imports only when the reader asks it to verify. */
+export const explorerAssetPaths = { js: '/explorer/explorer.js', css: '/explorer/explorer.css', teeJs: '/explorer/explorer-tee.js' } as const
 
 /**
  * The one HTML page of the explorer, served at each of its paths: the page reads the path and

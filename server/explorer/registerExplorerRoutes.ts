@@ -10,8 +10,8 @@ import type { ExplorerAssets } from './readExplorerAssets.ts'
 /** Every page is the same shell, which renders itself from its path. */
 const pagePaths = ['/', '/jobs/:id', '/services/:id', '/sellers/:address', '/buyers/:address'] as const
 
-/** The explorer's pages (deep links included) and its two assets. */
-export const explorerPaths = [...pagePaths, explorerAssetPaths.js, explorerAssetPaths.css] as const
+/** The explorer's pages (deep links included) and its assets. */
+export const explorerPaths = [...pagePaths, explorerAssetPaths.js, explorerAssetPaths.css, explorerAssetPaths.teeJs] as const
 
 export type RegisterExplorerRoutesParameters = {
   assets: ExplorerAssets
@@ -21,7 +21,7 @@ export type RegisterExplorerRoutesParameters = {
 
 /**
  * Serves the explorer: the same HTML shell at `/` and at every deep link, which the page renders
- * from its path, and the bundled script and stylesheet (ETag, compression, as the API's answers),
+ * from its path, the bundled script and stylesheet, and the TEE verifier the script imports on demand (ETag, compression, as the API's answers),
  * with the pages' headers: the shell's only inline script is its JSON data block, which no policy
  * needs to allow, as it never runs.
  */
@@ -34,6 +34,7 @@ export function registerExplorerRoutes(app: FastifyInstance, { assets, site, ans
         registerFixedAnswer(pages, { answers, url, contentType: 'text/html; charset=utf-8', body: shell })
       registerFixedAnswer(pages, { answers, url: explorerAssetPaths.js, contentType: 'text/javascript; charset=utf-8', body: assets.js })
       registerFixedAnswer(pages, { answers, url: explorerAssetPaths.css, contentType: 'text/css; charset=utf-8', body: assets.css })
+      registerFixedAnswer(pages, { answers, url: explorerAssetPaths.teeJs, contentType: 'text/javascript; charset=utf-8', body: assets.teeJs })
     },
   })
 }

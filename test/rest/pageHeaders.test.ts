@@ -37,7 +37,7 @@ beforeAll(async () => {
     openApiText: await readFile(openApiPath, 'utf8'),
     docsHtml,
     explorer: {
-      assets: { js: 'console.log(1)', css: 'body{}' },
+      assets: { js: 'console.log(1)', css: 'body{}', teeJs: 'export {}' },
       site: { network: 'devnet', chainId: 31337, explorerUrl: null, currency: { symbol: 'ETH', decimals: 18 } },
     },
   })
@@ -45,7 +45,7 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-const pagePaths = ['/', '/jobs/1', '/explorer/explorer.js', '/explorer/explorer.css', '/docs', '/docs/swagger', '/docs/swagger/swagger-ui-bundle.js', '/docs/swagger/swagger-initializer.js']
+const pagePaths = ['/', '/jobs/1', '/explorer/explorer.js', '/explorer/explorer.css', '/explorer/explorer-tee.js', '/docs', '/docs/swagger', '/docs/swagger/swagger-ui-bundle.js', '/docs/swagger/swagger-initializer.js']
 
 describe('the pages and their files', () => {
   test.each(pagePaths)('default: %s has a policy of files from this server only, no framing, no sniffing, no Referer', async (url) => {

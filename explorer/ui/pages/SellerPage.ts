@@ -8,6 +8,10 @@ import { TokenAmount } from '../components/TokenAmount.ts'
 import { html } from '../html.ts'
 import { useApi } from '../useApi.ts'
 import { useServiceHistories } from '../useServiceHistories.ts'
+import { useTeeVerdicts } from '../useTeeVerdicts.ts'
+
+/** Verdicts change when the indexer checks again (minutes apart); unchanged answers are 304s with no body. */
+const verdictsPollMs = 10_000
 
 const paidStates = new Set<Job['stateName']>(['Settled', 'Disputed', 'Slashed'])
 
@@ -15,6 +19,7 @@ const paidStates = new Set<Job['stateName']>(['Settled', 'Disputed', 'Slashed'])
 export function SellerPage({ address }: { address: string }) {
   const seller = useApi<Seller>(`seller ${address}`, (extraHeaders) => client.sellers.getSeller({ params: { address }, extraHeaders }))
   const histories = useServiceHistories(seller.status === 'ready' ? seller.data.services : undefined)
+  const verdicts = useTeeVerdicts(verdictsPollMs)
   if (seller.status !== 'ready') return html`<h1>Seller</h1><${Problem} state=${seller} />`
   const { services, jobs } = seller.data
   const settled = jobs.filter((job) => job.stateName === 'Settled')
@@ -34,7 +39,7 @@ export function SellerPage({ address }: { address: string }) {
     </div>
     <section>
       <h2>Services</h2>
-      <${ServicesTable} services=${services} histories=${histories} label="Services of the seller" />
+      <${ServicesTable} services=${services} histories=${histories} verdicts=${verdicts} label="Services of the seller" />
     </section>
     <section>
       <h2>Jobs</h2>

@@ -1,5 +1,6 @@
 import type { Service } from '../../../contract/service.ts'
 import type { ServiceEventList } from '../../../contract/serviceEvent.ts'
+import type { TeeVerdict } from '../../../contract/tee.ts'
 import { client } from '../client.ts'
 import { AddressLink } from '../components/AddressLink.ts'
 import { PagedJobs } from '../components/PagedJobs.ts'
@@ -9,16 +10,20 @@ import { ServiceStatusBadge } from '../components/ServiceStatusBadge.ts'
 import { SellerText } from '../components/SellerText.ts'
 import { serviceStatusOf } from '../components/serviceStatusOf.ts'
 import { Time } from '../components/Time.ts'
+import { TeeVerdictDetails } from '../components/TeeVerdictDetails.ts'
 import { TokenAmount } from '../components/TokenAmount.ts'
+import { VerifyTee } from '../components/VerifyTee.ts'
+import { getTeeVerdict } from '../teeRoutes.ts'
 import { html } from '../html.ts'
 import { useApi } from '../useApi.ts'
 
-/** One service: its registry record, its signing-key history and its jobs. */
+/** One service: its registry record, its TEE verdict, its signing-key history and its jobs. */
 export function ServicePage({ serviceId }: { serviceId: string }) {
   const service = useApi<Service>(`service ${serviceId}`, (extraHeaders) => client.services.getService({ params: { id: serviceId }, extraHeaders }))
   const history = useApi<ServiceEventList>(`history ${serviceId}`, (extraHeaders) =>
     client.services.getServiceEvents({ params: { id: serviceId }, extraHeaders }),
   )
+  const tee = useApi<TeeVerdict>(`tee ${serviceId}`, (extraHeaders) => getTeeVerdict(serviceId, extraHeaders))
   if (service.status !== 'ready') return html`<h1>Service #${serviceId}</h1><${Problem} state=${service} />`
   const data = service.data
   return html`<h1>Service #${data.serviceId} <span data-field="status"><${ServiceStatusBadge} status=${serviceStatusOf(data, history.status === 'ready' ? history.data.events : undefined)} /></span></h1>
@@ -36,6 +41,14 @@ export function ServicePage({ serviceId }: { serviceId: string }) {
         <dt>Capability hash</dt><dd class="mono break">${data.capabilityHash}</dd>
         <dt>Model commitment</dt><dd class="mono break">${data.modelCommitment}</dd>
       </dl>
+    </section>
+    <section aria-label="TEE">
+      <h2>TEE</h2>
+      ${tee.status === 'ready'
+        ? html`<${TeeVerdictDetails} verdict=${tee.data} /><${VerifyTee} service=${data} />`
+        : tee.status === 'missing'
+          ? html`<p class="muted" data-field="tee-verdict">Not checked yet: the indexer has no TEE verdict for this service.</p>`
+          : html`<${Problem} state=${tee} />`}
     </section>
     <section>
       <h2>Signing keys and history</h2>

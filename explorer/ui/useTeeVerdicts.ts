@@ -1,0 +1,17 @@
+import type { TeeVerdict, TeeVerdictList } from '../../contract/tee.ts'
+import { listTeeVerdicts } from './teeRoutes.ts'
+import { useApi } from './useApi.ts'
+
+/** Each checked service's TEE verdict, by service id. */
+export type TeeVerdicts = ReadonlyMap<string, TeeVerdict>
+
+/**
+ * Every service's verdict in one read (the list form, not one request per row), read again every
+ * `pollMs`; undefined while it loads or when the indexer serves no verdicts: a badge then says
+ * nothing rather than an error, the verdicts being an addition to the page.
+ */
+export function useTeeVerdicts(pollMs: number): TeeVerdicts | undefined {
+  const list = useApi<TeeVerdictList>('tee verdicts', listTeeVerdicts, { pollMs })
+  if (list.status !== 'ready') return undefined
+  return new Map(list.data.verdicts.map((verdict) => [verdict.serviceId, verdict]))
+}
