@@ -1,5 +1,5 @@
+import { client } from './client.ts'
 import type { TeeVerdict, TeeVerdictList } from '../../contract/tee.ts'
-import { listTeeVerdicts } from './teeRoutes.ts'
 import { useApi } from './useApi.ts'
 
 /** Each checked service's TEE verdict, by service id. */
@@ -11,7 +11,7 @@ export type TeeVerdicts = ReadonlyMap<string, TeeVerdict>
  * nothing rather than an error, the verdicts being an addition to the page.
  */
 export function useTeeVerdicts(pollMs: number): TeeVerdicts | undefined {
-  const list = useApi<TeeVerdictList>('tee verdicts', listTeeVerdicts, { pollMs })
+  const list = useApi<TeeVerdictList>('tee verdicts', (extraHeaders) => client.services.listTeeVerdicts({ extraHeaders }), { pollMs })
   if (list.status !== 'ready') return undefined
   return new Map(list.data.verdicts.map((verdict) => [verdict.serviceId, verdict]))
 }

@@ -6,7 +6,7 @@ import { explorerAssetPaths } from '../../../server/explorer/buildExplorerShell.
 import { html } from '../html.ts'
 import { site } from '../site.ts'
 import type { VerifyTeeEvidenceReturnType } from '../tee/verifyTeeEvidence.ts'
-import { getTeeEvidence } from '../teeRoutes.ts'
+import { client } from '../client.ts'
 import { errorMessage } from '../useApi.ts'
 import { IsoTime } from './IsoTime.ts'
 import { SellerText } from './SellerText.ts'
@@ -34,7 +34,7 @@ export function VerifyTee({ service }: { service: Service }) {
   const verify = async (): Promise<void> => {
     setOutcome({ status: 'working' })
     try {
-      const [answer, verifier] = await Promise.all([getTeeEvidence(service.serviceId), import(explorerAssetPaths.teeJs) as Promise<VerifierModule>])
+      const [answer, verifier] = await Promise.all([client.services.getTeeEvidence({ params: { id: service.serviceId } }), import(explorerAssetPaths.teeJs) as Promise<VerifierModule>])
       if (answer.status !== 200) return setOutcome({ status: 'failed', message: errorMessage(answer) })
       const evidence = answer.body as TeeEvidence
       await nextFrame()

@@ -13,7 +13,6 @@ import { Time } from '../components/Time.ts'
 import { TeeVerdictDetails } from '../components/TeeVerdictDetails.ts'
 import { TokenAmount } from '../components/TokenAmount.ts'
 import { VerifyTee } from '../components/VerifyTee.ts'
-import { getTeeVerdict } from '../teeRoutes.ts'
 import { html } from '../html.ts'
 import { useApi } from '../useApi.ts'
 
@@ -23,7 +22,7 @@ export function ServicePage({ serviceId }: { serviceId: string }) {
   const history = useApi<ServiceEventList>(`history ${serviceId}`, (extraHeaders) =>
     client.services.getServiceEvents({ params: { id: serviceId }, extraHeaders }),
   )
-  const tee = useApi<TeeVerdict>(`tee ${serviceId}`, (extraHeaders) => getTeeVerdict(serviceId, extraHeaders))
+  const tee = useApi<TeeVerdict>(`tee ${serviceId}`, (extraHeaders) => client.services.getTeeVerdict({ params: { id: serviceId }, extraHeaders }))
   if (service.status !== 'ready') return html`<h1>Service #${serviceId}</h1><${Problem} state=${service} />`
   const data = service.data
   return html`<h1>Service #${data.serviceId} <span data-field="status"><${ServiceStatusBadge} status=${serviceStatusOf(data, history.status === 'ready' ? history.data.events : undefined)} /></span></h1>
