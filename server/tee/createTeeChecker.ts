@@ -11,8 +11,6 @@ export type CreateTeeCheckerParameters = {
   check: (service: Service) => Promise<TeeCheckOutcome>
   /** Checks in flight at once (default 4): each holds a fetch to a seller and one to a PCCS. */
   concurrency?: number | undefined
-  /** Between two looks for services due a check (default 5,000 ms). */
-  intervalMs?: number | undefined
   /**
    * How soon a service whose evidence could not be had is tried again (default 60,000 ms), well
    * before its verdict expires: a seller that was down for a minute should not wait an hour.
@@ -24,7 +22,7 @@ export type CreateTeeCheckerParameters = {
 }
 
 export type TeeChecker = {
-  /** Looks for services due a check now and starts them, up to the concurrency; resolves when they end. */
+  /** Looks for services due a check now and starts them, up to the concurrency; resolves when they end. The caller paces the looks. */
   runDue(): Promise<void>
   /** Makes a provider's services due at once (its 0G record changed). */
   recheckProvider(providerAddress: string): void
@@ -44,7 +42,6 @@ export function createTeeChecker({
   store,
   check,
   concurrency = 4,
-  intervalMs = 5_000,
   retryMs = 60_000,
   now = Date.now,
   onError,
@@ -100,18 +97,14 @@ export function createTeeChecker({
     await Promise.all(started)
   }
 
+  // One look at a time: a look started while another waits for slots would start the same services.
   let running: Promise<void> = Promise.resolve()
-  const timer = setInterval(() => {
-    running = running.then(runDue)
-  }, intervalMs)
-  timer.unref()
 
   return {
     runDue: () => (running = running.then(runDue)),
     recheckProvider: (providerAddress) => void recheck.add(providerAddress.toLowerCase()),
     async stop() {
       stopped = true
-      clearInterval(timer)
       await Promise.allSettled([running, ...inFlight.values()])
     },
   }

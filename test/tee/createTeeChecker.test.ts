@@ -35,7 +35,6 @@ function setUp(answers: TeeCheckOutcome['verdict']['verdict'][], { concurrency =
   let peak = 0
   const checker = createTeeChecker({
     store,
-    intervalMs: 3_600_000,
     retryMs: 60_000,
     concurrency,
     now: () => clock,
