@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Hex } from 'viem'
@@ -135,18 +136,21 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
   let teeRootCa: Hex | null = null
   if (preset.contracts === undefined) {
     const addressKeys = ['registry', 'escrow', 'arbiter', 'attestationVerifier'] as const
+    const path = resolve(settings.get('deploymentPath')?.value ?? defaults.deploymentPath)
+    const from = deployment === undefined ? `the deployment record "${path}"` : 'the started devnet'
     if (addressKeys.some((key) => !settings.has(key))) {
-      const path = settings.get('deploymentPath')?.value ?? defaults.deploymentPath
-      const record = deployment ?? readDeploymentRecord(resolve(path))
-      const from = deployment === undefined ? `the deployment record "${path}"` : 'the started devnet'
+      const record = deployment ?? readDeploymentRecord(path)
       for (const key of addressKeys) fallback(key, record[key], from)
       fallback('chainId', String(record.chainId), from)
       fallback('startBlock', String(record.deployBlock), from)
-      if (record.tee !== undefined) {
-        fallback('inferenceServing', record.tee.inferenceServing, from)
-        fallback('pccsUrl', record.tee.pccsUrl, from)
-        teeRootCa = record.tee.rootCa
-      }
+    }
+    // The devnet's TEE (its 0G contract, PCCS and root) has no flag for the root: it comes from the
+    // record, and only from a record of the very registry configured (never a stale one's).
+    const record = deployment ?? (existsSync(path) ? readDeploymentRecord(path) : undefined)
+    if (record?.tee !== undefined && settings.get('registry')?.value?.toLowerCase() === record.registry.toLowerCase()) {
+      fallback('inferenceServing', record.tee.inferenceServing, from)
+      fallback('pccsUrl', record.tee.pccsUrl, from)
+      teeRootCa = record.tee.rootCa
     }
   } else {
     for (const [key, value] of Object.entries(preset.contracts)) fallback(key as ConfigKey, value, presetFrom)

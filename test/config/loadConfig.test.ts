@@ -71,6 +71,9 @@ test('default', () => {
     dataDir: null,
     databaseUrl: null,
     readOnly: false,
+    inferenceServing: null,
+    pccsUrl: 'https://api.trustedservices.intel.com',
+    teeRootCa: null,
   })
 })
 
@@ -372,7 +375,7 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --rate-limit, --max-client-connections, --data-dir, --database-url, --read-only."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --rate-limit, --max-client-connections, --data-dir, --database-url, --read-only, --inference-serving, --pccs-url."`)
   })
 
   test('--mcp-source and MCP_SOURCE: index or chain, unset by default; --mcp-port counts as given only when given', () => {
@@ -431,5 +434,34 @@ describe('errors', () => {
     expect(errorOf(() => loadConfig({ argv: ['--deployment', notJson], env: {} })).message).toBe(
       `The devnet deployment record "${notJson}" is not valid JSON.`,
     )
+  })
+})
+
+describe("the devnet's TEE, from its deployment record", () => {
+  const tee = { inferenceServing: '0x5FbDB2315678afecb367f032d93F642f64180aa3', pccsUrl: 'http://127.0.0.1:8083', rootCa: '0x3082' } as const
+  const teeRecordPath = join(directory, 'tee-deployment.json')
+  writeDeploymentRecord(teeRecordPath, { ...deployment, tee })
+  const flags = ['--registry', deployment.registry, '--escrow', deployment.escrow, '--arbiter', deployment.arbiter, '--attestation-verifier', deployment.attestationVerifier]
+
+  test('the 0G contract, the PCCS and the root come from the record, also with every address given by flags', () => {
+    for (const argv of [['--deployment', teeRecordPath], ['--deployment', teeRecordPath, ...flags]]) {
+      expect(loadConfig({ argv, env: {} })).toMatchObject({ inferenceServing: tee.inferenceServing, pccsUrl: tee.pccsUrl, teeRootCa: tee.rootCa })
+    }
+  })
+
+  test("the root is trusted on the devnet's chain id only", () => {
+    const config = loadConfig({ argv: ['--deployment', teeRecordPath, ...flags, '--chain-id', '16661'], env: {} })
+    expect(config.teeRootCa).toBeNull()
+    expect(config.inferenceServing).toBe(tee.inferenceServing)
+  })
+
+  test('a record of another registry lends nothing', () => {
+    const config = loadConfig({ argv: ['--deployment', teeRecordPath, ...flags.slice(2), '--registry', deployment.escrow], env: {} })
+    expect(config).toMatchObject({ inferenceServing: null, pccsUrl: 'https://api.trustedservices.intel.com', teeRootCa: null })
+  })
+
+  test("0G mainnet reads 0G's own InferenceServing, Intel's PCS and Intel's root alone", () => {
+    const config = loadConfig({ argv: ['--network', '0g-mainnet'], env: {} })
+    expect(config).toMatchObject({ inferenceServing: '0x47340d900bdFec2BD393c626E12ea0656F938d84', pccsUrl: 'https://api.trustedservices.intel.com', teeRootCa: null })
   })
 })
