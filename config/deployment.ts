@@ -1,5 +1,19 @@
 import { z } from 'zod'
-import { AddressSchema, UintStringSchema } from '../contract/primitives.ts'
+import { AddressSchema, HexSchema, UintStringSchema } from '../contract/primitives.ts'
+
+/**
+ * The devnet's own TEE: a mock of 0G's InferenceServing holding the providers' records, and the
+ * PCCS (Intel's PCS v4 API) serving the collateral of the devnet's attestation root.
+ */
+export const DeploymentTeeSchema = z.object({
+  inferenceServing: AddressSchema,
+  /** Base URL of the devnet's PCCS, e.g. `http://127.0.0.1:8083` (paths `/sgx|tdx/certification/v4/…`). */
+  pccsUrl: z.string().url(),
+  /** DER of the devnet's root certificate, 0x hex: trusted on the devnet's chain id only. */
+  rootCa: HexSchema,
+})
+
+export type DeploymentTee = z.infer<typeof DeploymentTeeSchema>
 
 /** Where the devnet contracts live: what `deployContracts` returns and the devnet preset reads. */
 export const DeploymentSchema = z.object({
@@ -13,6 +27,8 @@ export const DeploymentSchema = z.object({
   agentToken: AddressSchema,
   /** Block of the first deployment transaction, as a decimal string: where indexing starts. */
   deployBlock: UintStringSchema,
+  /** Optional: records written before the devnet had a TEE (and deployments without one) have none. */
+  tee: DeploymentTeeSchema.optional(),
 })
 
 export type Deployment = z.infer<typeof DeploymentSchema>

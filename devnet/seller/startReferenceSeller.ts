@@ -12,6 +12,7 @@ import { createSellerStore } from './createSellerStore.ts'
 import { type KeyLike, createSellerWallets, toAccount } from './createSellerWallets.ts'
 import { describeFirstLine } from './describeFirstLine.ts'
 import { serveOutputs } from './serveOutputs.ts'
+import type { Attester } from '../tee/createAttester.ts'
 import { settleRecordedOutput } from './settleRecordedOutput.ts'
 
 export type ReferenceSellerService = {
@@ -49,6 +50,8 @@ export type StartReferenceSellerParameters = {
   maxBlockRange?: bigint
   /** One line per answered, skipped or failing job. */
   log?: (line: string) => void
+  /** On the devnet: attestation reports made with its TEE root, served beside the outputs. */
+  attester?: Attester | undefined
 }
 
 export type StartReferenceSellerReturnType = {
@@ -79,6 +82,7 @@ export async function startReferenceSeller({
   rpcTimeoutMs = 10_000,
   maxBlockRange = 5_000n,
   log = () => {},
+  attester,
 }: StartReferenceSellerParameters): Promise<StartReferenceSellerReturnType> {
   if (services.length === 0) throw new ConfigError('The reference seller needs at least one service to serve.')
   // A node that stalls an answer, or refuses a call with a non-2xx status, fails the call in time.
@@ -103,6 +107,7 @@ export async function startReferenceSeller({
     port,
     serving,
     log,
+    attester,
     sellers: wallets.sellers,
     chainId,
     escrow: deployment.escrow,
