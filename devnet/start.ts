@@ -1,6 +1,6 @@
 import { refuseUnsupportedNode } from '../config/refuseUnsupportedNode.ts'
 import { relative } from 'node:path'
-import { formatEther, toHex } from 'viem'
+import { createTestClient, formatEther, http, toHex } from 'viem'
 import { answerInfoFlags } from '../config/answerInfoFlags.ts'
 import type { Config } from '../config/ConfigSchema.ts'
 import { loadConfig } from '../config/loadConfig.ts'
@@ -20,6 +20,7 @@ import { seedAccounts } from './seed/seedAccounts.ts'
 import { startDevnet, type StartDevnetReturnType } from './startDevnet.ts'
 import { sellerComponent } from './seller/sellerComponent.ts'
 import { writeDeploymentRecord } from './writeDeploymentRecord.ts'
+import { setChainClockToNow } from './seed/setChainClockToNow.ts'
 
 refuseUnsupportedNode()
 
@@ -83,7 +84,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
 
-  const devnet = await startDevnet({ port: ports.rpc, pccsPort: ports.pccs, seed: true }).catch((error: unknown) => {
+  // The clock is set once the components are up (see setClockToNow).
+  const devnet = await startDevnet({ port: ports.rpc, pccsPort: ports.pccs, seed: true, setClockToNow: false }).catch((error: unknown) => {
     // The node's refusal names no flag; the PCCS's names its own.
     throw error instanceof PortInUseError && error.port === ports.rpc ? new PortInUseError({ host: error.host, port: error.port, flag: '--rpc-port' }) : error
   })
@@ -119,6 +121,7 @@ async function main(): Promise<void> {
     started.push({ name: component.name, urls: running.urls, outputsUrl: running.outputsUrl })
   }
 
+  await setChainClockToNow(createTestClient({ transport: http(devnet.rpcUrl), mode: 'hardhat' }))
   console.log(report({ devnet, config, started }))
   console.log(`\nReady in ${(performance.now() / 1000).toFixed(1)} s. Press Ctrl+C to stop.`)
   releaseLogs()

@@ -20,6 +20,13 @@ export type StartDevnetParameters = {
   deploymentPath?: string
   /** The PCCS's port (see servePccs); 0, the default, picks a free one. */
   pccsPort?: number
+  /**
+   * Set a seeded chain's clock to the wall clock before returning (default true). `npm start`
+   * does it itself once its components have sent their first transactions (the reference seller
+   * points its 0G records at its URL): blocks mined within a second of each other each add one,
+   * and would leave the chain's clock ahead of the wall clock.
+   */
+  setClockToNow?: boolean
 }
 
 export type StartDevnetReturnType = {
@@ -61,6 +68,7 @@ export async function startDevnet({
   seed = true,
   deploymentPath,
   pccsPort = 0,
+  setClockToNow = true,
 }: StartDevnetParameters): Promise<StartDevnetReturnType> {
   const node = await startNode({ port, host, initialDate: seed ? new Date(Date.now() - seededHistoryLeadMs) : undefined })
   let closePccs = async (): Promise<void> => undefined
@@ -81,7 +89,7 @@ export async function startDevnet({
     const walletClient = createWalletClient({ chain, transport, account: seedAccounts.deployer, pollingInterval: 50 })
     const deployment = await deployContracts(walletClient, publicClient, { tee: { pccsUrl: pccs.url, rootCa: bytesToHex(teeRoot.rootCa) } })
     const seedSummary = seed ? await seedMarket(publicClient, { deployment }) : null
-    if (seed) await setChainClockToNow(createTestClient({ chain, transport, mode: 'hardhat' }))
+    if (seed && setClockToNow) await setChainClockToNow(createTestClient({ chain, transport, mode: 'hardhat' }))
     if (deploymentPath !== undefined) writeDeploymentRecord(deploymentPath, deployment)
     return { rpcUrl: node.rpcUrl, deployment, teeRoot, seedSummary, stop, exited: node.exited }
   } catch (error) {

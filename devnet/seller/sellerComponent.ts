@@ -47,6 +47,8 @@ export const sellerComponent: DevnetComponent = {
         },
       )
     }
+    // Its first answers (the seed's Pending jobs) land before npm start sets the chain clock.
+    await seller.firstPass
     return {
       urls: {
         'seller outputs': `${seller.url}/outputs/<jobId> (services ${services.map(({ serviceId }) => serviceId).join(', ')})`,

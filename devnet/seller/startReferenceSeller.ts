@@ -57,6 +57,11 @@ export type StartReferenceSellerParameters = {
 export type StartReferenceSellerReturnType = {
   /** Base URL of the output endpoint (`{url}/outputs/{jobId}`). */
   url: string
+  /**
+   * Settles once the first scan and its answers are done (whether each answer succeeded or not):
+   * `npm start` waits for it, so the jobs Pending at start are answered before it sets the clock.
+   */
+  firstPass: Promise<void>
   /** Adds a key the seller may sign a service's jobs with, e.g. after rotating its signing key. */
   addSigningKey: (parameters: { serviceId: bigint; signingKey: KeyLike }) => void
   stop: () => Promise<void>
@@ -126,11 +131,14 @@ export async function startReferenceSeller({
   })
   const lastErrors = new Map<bigint, string>()
   let wake: () => void = () => {}
+  let passed: () => void = () => {}
+  const firstPass = new Promise<void>((resolve) => (passed = resolve))
 
   const loop = (async (): Promise<void> => {
     while (!stopped) {
       await scanner.scan()
       await answerPendingJobs(publicClient, { ...wallets, deployment, backend, store, pending: scanner.pending, lastErrors, isStopped, log })
+      passed()
       // Resume where no job can be missed: the oldest job still queued, else past the scan.
       let resume = scanner.nextBlock
       for (const job of scanner.pending.values()) if (job.blockNumber < resume) resume = job.blockNumber
@@ -153,6 +161,7 @@ export async function startReferenceSeller({
 
   return {
     url: server.url,
+    firstPass: Promise.race([firstPass, loop]),
     addSigningKey({ serviceId, signingKey }) {
       const accounts = wallets.signingAccounts.get(serviceId)
       if (accounts === undefined) throw new ServiceNotServedError(serviceId)
