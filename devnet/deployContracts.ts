@@ -13,15 +13,22 @@ import {
 import { arbiterAbi } from '../chain/abi/arbiter.ts'
 import { attestationVerifierAbi } from '../chain/abi/attestationVerifier.ts'
 import { escrowAbi } from '../chain/abi/escrow.ts'
+import { inferenceServingMockAbi } from '../chain/abi/inferenceServingMock.ts'
 import { registryAbi } from '../chain/abi/registry.ts'
 import { reputationVaultAbi } from '../chain/abi/reputationVault.ts'
 import { ContractDeployError } from '../errors/deploy.ts'
 import arbiterArtifact from './artifacts/Arbiter.json' with { type: 'json' }
 import attestationVerifierArtifact from './artifacts/AttestationVerifier.json' with { type: 'json' }
 import escrowArtifact from './artifacts/JobEscrow.json' with { type: 'json' }
+import inferenceServingArtifact from './artifacts/InferenceServing.json' with { type: 'json' }
 import reputationVaultArtifact from './artifacts/ReputationVault.json' with { type: 'json' }
 import registryArtifact from './artifacts/ServiceRegistry.json' with { type: 'json' }
-import { type Deployment, DeploymentSchema } from '../config/deployment.ts'
+import { type Deployment, DeploymentSchema, type DeploymentTee } from '../config/deployment.ts'
+
+export type DeployContractsParameters = {
+  /** The devnet's TEE (its PCCS and root): deploys the InferenceServing mock too and records all three. */
+  tee?: Omit<DeploymentTee, 'inferenceServing'> | undefined
+}
 
 export type DeployContractsReturnType = Deployment
 
@@ -32,11 +39,13 @@ type Receipt = Awaited<ReturnType<PublicClient['waitForTransactionReceipt']>>
  * vault, the arbiter and the escrow, from the wallet's account, which becomes the treasury. The
  * vault and the arbiter take the escrow's address in their constructors and the escrow takes
  * theirs, as on the reference: the escrow's address is computed from the deployer's nonce before
- * it exists, so every contract is deployed at a known nonce.
+ * it exists, so every contract is deployed at a known nonce. With `tee`, the mock of 0G's
+ * InferenceServing comes last (its deployer is its owner), so the others keep their addresses.
  */
 export async function deployContracts(
   walletClient: WalletClient<Transport, Chain, Account>,
   publicClient: PublicClient,
+  { tee }: DeployContractsParameters = {},
 ): Promise<DeployContractsReturnType> {
   const deployer = walletClient.account.address
   const treasury = deployer
@@ -49,6 +58,7 @@ export async function deployContracts(
     reputationVault: addressAt(2),
     arbiter: addressAt(3),
     escrow: addressAt(4),
+    inferenceServing: addressAt(5),
   }
 
   const deployed = async (step: keyof typeof planned, hash: Hash): Promise<Receipt> => {
@@ -102,16 +112,28 @@ export async function deployContracts(
       nonce: firstNonce + 4,
     }),
   )
+  if (tee !== undefined) {
+    await deployed(
+      'inferenceServing',
+      await walletClient.deployContract({
+        abi: inferenceServingMockAbi,
+        bytecode: inferenceServingArtifact.bytecode as Hex,
+        nonce: firstNonce + 5,
+      }),
+    )
+  }
   const agentToken = await publicClient.readContract({
     address: planned.registry,
     abi: registryAbi,
     functionName: 'agentNFT',
   })
 
+  const { inferenceServing, ...marketplace } = planned
   return DeploymentSchema.parse({
     chainId: await publicClient.getChainId(),
-    ...planned,
+    ...marketplace,
     agentToken: getAddress(agentToken),
     deployBlock: registryReceipt.blockNumber.toString(),
+    ...(tee === undefined ? {} : { tee: { inferenceServing, ...tee } }),
   })
 }

@@ -8,9 +8,11 @@ import { expireSeedJobs } from './seed/expireSeedJobs.ts'
 import { delistedServiceIndex, inactiveServiceIndex, type JobOutcome, plannedJobs, plannedServices, referenceSellerIndex, rotatedServiceIndex } from './seed/marketPlan.ts'
 import { seedAccounts } from './seed/seedAccounts.ts'
 import { registerSeedServices } from './seed/registerSeedServices.ts'
+import { registerSeedTeeRecords } from './seed/registerSeedTeeRecords.ts'
 import { runSeedSellers } from './seed/runSeedSellers.ts'
 import type { SeedRun } from './seed/SeedRun.ts'
 import { startSeedRun } from './seed/startSeedRun.ts'
+import { type SeededTeeVerdict, seededTeeVerdicts } from './seed/teePlan.ts'
 
 export type SeedMarketParameters = { deployment: Deployment }
 
@@ -37,6 +39,11 @@ export type SeedMarketReturnType = {
   pendingForReferenceSeller: readonly bigint[]
   /** Pending jobs of sellers #2 and #3, whom nothing runs: they stay Pending for a day. */
   pendingElsewhere: readonly bigint[]
+  /**
+   * The TEE verdict each service's 0G provider record (on the InferenceServing mock) leads to, and
+   * why; empty for a deployment without the devnet's TEE.
+   */
+  teeVerdicts: readonly SeededTeeVerdict[]
 }
 
 const finalState: Record<JobOutcome, JobStateName> = {
@@ -53,7 +60,8 @@ const finalState: Record<JobOutcome, JobStateName> = {
  * Fills freshly deployed contracts with a small, lively market from fixed keys: 3 sellers, 6
  * services with a bond each (one delisted, one made inactive, one with a rotated signing key),
  * 36 jobs in every state the reference contracts leave a job in: open and failed disputes, and
- * slashes after the key rotation. The same deployment gives the same service and job ids on every
+ * slashes after the key rotation; with the devnet's TEE, 0G provider records leading to every TEE
+ * verdict (seed/teePlan.ts). The same deployment gives the same service and job ids on every
  * run. Registrations, job creations and arbitrations go one by one (their order fixes the ids and
  * which slash finds the bond full); the rest is sent per account in parallel.
  */
@@ -67,6 +75,7 @@ export async function seedMarket(
   await runSeedSellers(run)
   await disputeSeedJobs(run)
   await expireSeedJobs(run)
+  await registerSeedTeeRecords(run)
   await run.step('confirm every seed transaction', async () => {
     const receipts = await Promise.all(run.sent.map((hash) => getTransactionReceipt(client, { hash })))
     const failed = receipts.find((receipt) => receipt.status !== 'success')
@@ -75,7 +84,7 @@ export async function seedMarket(
   return summarizeSeed(run)
 }
 
-function summarizeSeed({ sellers, buyers, serviceIds, jobIds }: SeedRun): SeedMarketReturnType {
+function summarizeSeed({ sellers, buyers, serviceIds, jobIds, deployment }: SeedRun): SeedMarketReturnType {
   const jobsByState: Record<JobStateName, number> = {
     Pending: 0,
     Sealed: 0,
@@ -105,5 +114,6 @@ function summarizeSeed({ sellers, buyers, serviceIds, jobIds }: SeedRun): SeedMa
     jobsByState,
     pendingForReferenceSeller: pendingOf([referenceSellerIndex]),
     pendingElsewhere: pendingOf(seedAccounts.sellers.flatMap((_, index) => (index === referenceSellerIndex ? [] : [index]))),
+    teeVerdicts: deployment.tee === undefined ? [] : seededTeeVerdicts(serviceIds),
   }
 }

@@ -1,6 +1,6 @@
 import { refuseUnsupportedNode } from '../config/refuseUnsupportedNode.ts'
 import { relative } from 'node:path'
-import { formatEther, toHex } from 'viem'
+import { createTestClient, formatEther, http, toHex } from 'viem'
 import { answerInfoFlags } from '../config/answerInfoFlags.ts'
 import type { Config } from '../config/ConfigSchema.ts'
 import { loadConfig } from '../config/loadConfig.ts'
@@ -20,6 +20,7 @@ import { seedAccounts } from './seed/seedAccounts.ts'
 import { startDevnet, type StartDevnetReturnType } from './startDevnet.ts'
 import { sellerComponent } from './seller/sellerComponent.ts'
 import { writeDeploymentRecord } from './writeDeploymentRecord.ts'
+import { setChainClockToNow } from './seed/setChainClockToNow.ts'
 
 refuseUnsupportedNode()
 
@@ -36,6 +37,7 @@ Starts a hardhat devnet with the marketplace contracts and a seeded market, then
   .join(', ')}.
 
   --rpc-port <port>     devnet JSON-RPC port (default 8545)
+  --pccs-port <port>    devnet PCCS port: the collateral of its TEE root (default 8083)
   --port <port>         REST indexer port (default 8080, env PORT)
   --mcp-port <port>     hosted MCP port (default 8081, env MCP_PORT)
   --seller-port <port>  reference seller's output port (default 8082, env SELLER_PORT)
@@ -78,12 +80,14 @@ function onSignal(signal: NodeJS.Signals): void {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2)
   if (answerInfoFlags(argv, { usage })) return
-  const { rpcPort, rest } = takeRpcPort(argv)
+  const { ports, rest } = takeDevnetPorts(argv)
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
 
-  const devnet = await startDevnet({ port: rpcPort, seed: true }).catch((error: unknown) => {
-    throw error instanceof PortInUseError ? new PortInUseError({ host: error.host, port: error.port, flag: '--rpc-port' }) : error
+  // The clock is set once the components are up (see setClockToNow).
+  const devnet = await startDevnet({ port: ports.rpc, pccsPort: ports.pccs, seed: true, setClockToNow: false }).catch((error: unknown) => {
+    // The node's refusal names no flag; the PCCS's names its own.
+    throw error instanceof PortInUseError && error.port === ports.rpc ? new PortInUseError({ host: error.host, port: error.port, flag: '--rpc-port' }) : error
   })
   stack.push({ name: 'devnet', stop: devnet.stop })
   void devnet.exited.then(() => {
@@ -117,25 +121,37 @@ async function main(): Promise<void> {
     started.push({ name: component.name, urls: running.urls, outputsUrl: running.outputsUrl })
   }
 
+  await setChainClockToNow(createTestClient({ transport: http(devnet.rpcUrl), mode: 'hardhat' }))
   console.log(report({ devnet, config, started }))
   console.log(`\nReady in ${(performance.now() / 1000).toFixed(1)} s. Press Ctrl+C to stop.`)
   releaseLogs()
 }
 
-function takeRpcPort(argv: readonly string[]): { rpcPort: number; rest: string[] } {
-  let text = '8545'
+/** The devnet's own ports, which are not configuration of the components: `--rpc-port` and `--pccs-port`. */
+const devnetPortFlags = { rpc: { flag: '--rpc-port', default: '8545' }, pccs: { flag: '--pccs-port', default: '8083' } } as const
+
+type DevnetPorts = Record<keyof typeof devnetPortFlags, number>
+
+function takeDevnetPorts(argv: readonly string[]): { ports: DevnetPorts; rest: string[] } {
+  const texts: Record<keyof DevnetPorts, string> = { rpc: devnetPortFlags.rpc.default, pccs: devnetPortFlags.pccs.default }
   const rest: string[] = []
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!
-    if (arg === '--rpc-port') text = argv[++index] ?? ''
-    else if (arg.startsWith('--rpc-port=')) text = arg.slice('--rpc-port='.length)
-    else rest.push(arg)
+    const taken = (Object.keys(devnetPortFlags) as (keyof DevnetPorts)[]).find(
+      (name) => arg === devnetPortFlags[name].flag || arg.startsWith(`${devnetPortFlags[name].flag}=`),
+    )
+    if (taken === undefined) rest.push(arg)
+    else texts[taken] = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : (argv[++index] ?? '')
   }
-  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN
-  if (!(port >= 1 && port <= 65_535)) {
-    throw new ConfigError(`--rpc-port must be a TCP port number from 1 to 65535, got ${quoteSetting(text)}.`)
+  const portOf = (name: keyof DevnetPorts): number => {
+    const text = texts[name]
+    const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN
+    if (!(port >= 1 && port <= 65_535)) {
+      throw new ConfigError(`${devnetPortFlags[name].flag} must be a TCP port number from 1 to 65535, got ${quoteSetting(text)}.`)
+    }
+    return port
   }
-  return { rpcPort: port, rest }
+  return { ports: { rpc: portOf('rpc'), pccs: portOf('pccs') }, rest }
 }
 
 function report({
@@ -169,6 +185,12 @@ function report({
       ['attestationVerifier', deployment.attestationVerifier],
       ['reputationVault', deployment.reputationVault],
       ['agentToken', deployment.agentToken],
+      ...(deployment.tee === undefined
+        ? []
+        : ([
+            ['inferenceServing (0G mock)', deployment.tee.inferenceServing],
+            ['PCCS (devnet TEE root)', deployment.tee.pccsUrl],
+          ] as [string, string][])),
       ['deploy block', deployment.deployBlock],
       ['deployment record', relative(process.cwd(), deploymentPath) || deploymentPath],
       ...urls.filter(([label]) => label !== 'Explorer'),
@@ -207,6 +229,13 @@ function report({
         ['slashed (old key)', jobList(seedSummary.slashedJobs)],
       ]),
     )
+    if (seedSummary.teeVerdicts.length > 0) {
+      lines.push(
+        '',
+        "TEE verdicts the seeded 0G provider records lead to (devnet/seed/teePlan.ts):",
+        ...rows(seedSummary.teeVerdicts.map(({ serviceId, expectedVerdict, why }): [string, string] => [`service ${serviceId}`, `${expectedVerdict}: ${why}`])),
+      )
+    }
   }
   const buyerKey = seedAccounts.demoBuyer.getHdKey().privateKey
   lines.push(

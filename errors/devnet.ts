@@ -18,17 +18,17 @@ export class SeedError extends BaseError {
   }
 }
 
-/** The devnet node's port is taken: whatever listens there is not ours to deploy to. */
+/** A port of the devnet (its node's, its PCCS's) is taken: whatever listens there is not ours. */
 export class PortInUseError extends NodeStartError {
   override name = 'PortInUseError'
   readonly host: string
   readonly port: number
-  constructor({ host, port, flag }: { host: string; port: number; flag?: string | undefined }) {
+  constructor({ host, port, flag, what = 'the devnet node' }: { host: string; port: number; flag?: string | undefined; what?: string | undefined }) {
     super({ rpcUrl: `http://${host}:${port}`, output: '' })
     this.host = host
     this.port = port
     this.message =
-      `Port ${port} on ${host} is already in use (another node?), so the devnet node cannot listen there; ` +
+      `Port ${port} on ${host} is already in use (another node?), so ${what} cannot listen there; ` +
       `nothing was sent to it. ${flag === undefined ? 'Choose another port' : `Choose another port with ${flag} <port>`}.`
   }
 }

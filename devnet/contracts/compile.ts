@@ -28,6 +28,8 @@ const abiModules = {
   AttestationVerifier: { file: 'attestationVerifier.ts', name: 'attestationVerifierAbi' },
   ReputationVault: { file: 'reputationVault.ts', name: 'reputationVaultAbi' },
   AgentToken: { file: 'agentToken.ts', name: 'agentTokenAbi' },
+  // The devnet's mock of 0G's contract: its own module, so inferenceServing.ts stays 0G's ABI.
+  InferenceServing: { file: 'inferenceServingMock.ts', name: 'inferenceServingMockAbi' },
 } as const
 
 function compileSources(): SolcOutput {

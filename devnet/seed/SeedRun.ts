@@ -6,6 +6,8 @@ import type { NonceSender } from './createNonceSender.ts'
 export type SeedRun = {
   client: Client<Transport, Chain | undefined>
   deployment: Deployment
+  /** Account #0: the contracts' deployer, owner of the InferenceServing mock. */
+  deployer: NonceSender
   sellers: readonly NonceSender[]
   buyers: readonly NonceSender[]
   /** The planned services' ids, in plan order. */

@@ -1,9 +1,9 @@
-import { type Address, encodeFunctionData, getAddress, stringToHex } from 'viem'
+import { encodeFunctionData, stringToHex } from 'viem'
 import { chatCapabilityHash } from './chatCapabilityHash.ts'
 import { arbiterAbi } from '../../chain/abi/arbiter.ts'
 import { registryAbi } from '../../chain/abi/registry.ts'
 import { plannedServices, serviceBond } from './marketPlan.ts'
-import { labelledPrivateKey, serviceSigningAccount } from './seedAccounts.ts'
+import { seedProviderAddress, serviceSigningAccount } from './seedAccounts.ts'
 import type { SeedRun } from './SeedRun.ts'
 
 /** Registers the planned services one by one (their order fixes the ids), then stakes each one's bond. */
@@ -19,7 +19,7 @@ export async function registerSeedServices({ deployment, serviceIds, step, selle
           args: [
             chatCapabilityHash(service.modelId),
             service.modelId,
-            providerAddress(service.providerIdentity),
+            seedProviderAddress(service.providerIdentity),
             signingAddress,
             service.providerIdentity,
             'centralized',
@@ -43,8 +43,4 @@ export async function registerSeedServices({ deployment, serviceIds, step, selle
       ),
     ),
   )
-}
-
-function providerAddress(providerIdentity: string): Address {
-  return getAddress(`0x${labelledPrivateKey(`provider ${providerIdentity}`).slice(-40)}`)
 }

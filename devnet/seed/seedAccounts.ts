@@ -1,4 +1,4 @@
-import { type Hex, keccak256, stringToHex } from 'viem'
+import { type Address, type Hex, getAddress, keccak256, stringToHex } from 'viem'
 import { type HDAccount, mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 
 /** Hardhat's default mnemonic: every key derived from it is public. Never use it off the devnet. */
@@ -35,4 +35,12 @@ export const seedAccounts: SeedAccounts = {
 /** The attestation signing key of a seeded service's signing-key generation (1 = at registration). */
 export function serviceSigningAccount({ key, generation }: { key: string; generation: number }): PrivateKeyAccount {
   return privateKeyToAccount(labelledPrivateKey(`signing key ${key} #${generation}`))
+}
+
+/**
+ * A seeded service's `providerAddress`: an address derived from the provider's name, whose key
+ * nobody holds (the devnet sends its 0G record by impersonation, see sendAsImpersonated).
+ */
+export function seedProviderAddress(providerIdentity: string): Address {
+  return getAddress(`0x${labelledPrivateKey(`provider ${providerIdentity}`).slice(-40)}`)
 }

@@ -30,6 +30,7 @@ export async function startSeedRun(client: Client<Transport, Chain | undefined>,
   return {
     client,
     deployment,
+    deployer: senderFor(seedAccounts.deployer),
     sellers,
     buyers,
     serviceIds: plannedServices.map((_, index) => firstServiceId + BigInt(index)),

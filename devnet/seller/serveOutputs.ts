@@ -25,7 +25,8 @@
  * - 200 `{ "jobId": "<decimal>", "output": "<text>", "outputRootHash": "0x<64 hex>" }` where
  *   `outputRootHash` = keccak256(UTF-8 bytes of `output`) = the job's on-chain `outputRootHash`;
  *   the caller should check both.
- * Any other path: 404 `not_found`.
+ * With an attester (the devnet's reference seller): `GET /v1/attestation/report` and `GET /v1/quote`
+ * (see serveAttestation). Any other path: 404 `not_found`.
  *
  * Bound to 127.0.0.1 by default (port 8082 in `main.ts`).
  */
@@ -42,7 +43,9 @@ import { listenServing } from '../../platform/serving/listenServing.ts'
 import { localUrlOf } from '../../platform/serving/localUrlOf.ts'
 import { readServingOptions, type ServingSettings } from '../../platform/serving/readServingOptions.ts'
 import { toFastifyServing, type ServingOptions } from '../../platform/serving/toFastifyServing.ts'
+import type { Attester } from '../tee/createAttester.ts'
 import type { SellerOutput, SellerStore } from './createSellerStore.ts'
+import { serveAttestation } from './serveAttestation.ts'
 
 export type ServeOutputsParameters = {
   host?: string
@@ -63,6 +66,8 @@ export type ServeOutputsParameters = {
   serving?: ServingSettings | undefined
   /** Where a certificate reload is reported. */
   log?: ((line: string) => void) | undefined
+  /** On the devnet: serve attestation reports made with its TEE root (see serveAttestation). */
+  attester?: Attester | undefined
 }
 
 export type ServeOutputsReturnType = {
@@ -127,6 +132,7 @@ function buildOutputApp(
   check: OutputRequestCheck,
   limits: Partial<ServerLimits> | undefined,
   serving: ServingOptions | undefined,
+  attester: Attester | undefined,
 ): FastifyInstance {
   const app = Fastify({ ...toFastifyServing(serving), logger: false, frameworkErrors: handleFrameworkError, clientErrorHandler: answerClientError })
   hardenServer(app, { methods: ['GET', 'HEAD'], limits, trustProxy: serving?.trustProxy })
@@ -184,19 +190,20 @@ function buildOutputApp(
     })
   })
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, 'not_found', `Path "${request.url.slice(0, 200)}" does not exist; outputs are at /outputs/<jobId>.`),
-  )
+  if (attester !== undefined) serveAttestation(app, attester)
+
+  const served = attester === undefined ? 'outputs are at /outputs/<jobId>' : 'outputs are at /outputs/<jobId>, attestation at /v1/attestation/report and /v1/quote'
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not_found', `Path "${request.url.slice(0, 200)}" does not exist; ${served}.`))
   return app
 }
 
 /** Serves the store's settled outputs to their buyers over HTTP (protocol above). */
 export async function serveOutputs(
   store: SellerStore,
-  { host = '127.0.0.1', port, settle = async () => undefined, sellers, chainId, escrow, limits, serving = plainHttp, log = () => undefined }: ServeOutputsParameters,
+  { host = '127.0.0.1', port, settle = async () => undefined, sellers, chainId, escrow, limits, serving = plainHttp, log = () => undefined, attester }: ServeOutputsParameters,
 ): Promise<ServeOutputsReturnType> {
   const options = await readServingOptions(serving)
-  const app = buildOutputApp(store, settle, { sellers, chainId, escrow }, limits, options)
+  const app = buildOutputApp(store, settle, { sellers, chainId, escrow }, limits, options, attester)
   const logger = { info: (fields: object, message: string) => log(`${message} ${JSON.stringify(fields)}`), warn: (fields: object, message: string) => log(`${message} ${JSON.stringify(fields)}`) }
   const { unwatch } = await listenServing(app, { host, port, settings: serving, logger })
   const address = app.server.address() as AddressInfo

@@ -12,6 +12,7 @@ import { createSellerStore } from './createSellerStore.ts'
 import { type KeyLike, createSellerWallets, toAccount } from './createSellerWallets.ts'
 import { describeFirstLine } from './describeFirstLine.ts'
 import { serveOutputs } from './serveOutputs.ts'
+import type { Attester } from '../tee/createAttester.ts'
 import { settleRecordedOutput } from './settleRecordedOutput.ts'
 
 export type ReferenceSellerService = {
@@ -49,11 +50,18 @@ export type StartReferenceSellerParameters = {
   maxBlockRange?: bigint
   /** One line per answered, skipped or failing job. */
   log?: (line: string) => void
+  /** On the devnet: attestation reports made with its TEE root, served beside the outputs. */
+  attester?: Attester | undefined
 }
 
 export type StartReferenceSellerReturnType = {
   /** Base URL of the output endpoint (`{url}/outputs/{jobId}`). */
   url: string
+  /**
+   * Settles once the first scan and its answers are done (whether each answer succeeded or not):
+   * `npm start` waits for it, so the jobs Pending at start are answered before it sets the clock.
+   */
+  firstPass: Promise<void>
   /** Adds a key the seller may sign a service's jobs with, e.g. after rotating its signing key. */
   addSigningKey: (parameters: { serviceId: bigint; signingKey: KeyLike }) => void
   stop: () => Promise<void>
@@ -79,6 +87,7 @@ export async function startReferenceSeller({
   rpcTimeoutMs = 10_000,
   maxBlockRange = 5_000n,
   log = () => {},
+  attester,
 }: StartReferenceSellerParameters): Promise<StartReferenceSellerReturnType> {
   if (services.length === 0) throw new ConfigError('The reference seller needs at least one service to serve.')
   // A node that stalls an answer, or refuses a call with a non-2xx status, fails the call in time.
@@ -103,6 +112,7 @@ export async function startReferenceSeller({
     port,
     serving,
     log,
+    attester,
     sellers: wallets.sellers,
     chainId,
     escrow: deployment.escrow,
@@ -121,11 +131,14 @@ export async function startReferenceSeller({
   })
   const lastErrors = new Map<bigint, string>()
   let wake: () => void = () => {}
+  let passed: () => void = () => {}
+  const firstPass = new Promise<void>((resolve) => (passed = resolve))
 
   const loop = (async (): Promise<void> => {
     while (!stopped) {
       await scanner.scan()
       await answerPendingJobs(publicClient, { ...wallets, deployment, backend, store, pending: scanner.pending, lastErrors, isStopped, log })
+      passed()
       // Resume where no job can be missed: the oldest job still queued, else past the scan.
       let resume = scanner.nextBlock
       for (const job of scanner.pending.values()) if (job.blockNumber < resume) resume = job.blockNumber
@@ -148,6 +161,7 @@ export async function startReferenceSeller({
 
   return {
     url: server.url,
+    firstPass: Promise.race([firstPass, loop]),
     addSigningKey({ serviceId, signingKey }) {
       const accounts = wallets.signingAccounts.get(serviceId)
       if (accounts === undefined) throw new ServiceNotServedError(serviceId)

@@ -14,6 +14,15 @@ import { type Health, HealthSchema } from '../../contract/health.ts'
 import { seededJobs } from '../mcp/support/seededJobs.ts'
 import { DeploymentSchema } from '../../config/deployment.ts'
 import { getFreePort } from '../support/getFreePort.ts'
+import { randomBytes } from 'node:crypto'
+import { type Hex, bytesToHex, hexToBytes } from 'viem'
+import { inferenceServingAbi } from '../../chain/abi/inferenceServing.ts'
+import { plannedServices } from '../../devnet/seed/marketPlan.ts'
+import { seedProviderAddress, serviceSigningAccount } from '../../devnet/seed/seedAccounts.ts'
+import { checkTeeEvidence } from '../../tee/checkTeeEvidence.ts'
+import { parseAttestationReport } from '../../tee/parseAttestationReport.ts'
+import { readCollateralKey } from '../../tee/readCollateralKey.ts'
+import { getCollateralForFmspc } from './support/getCollateralForFmspc.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const directory = mkdtempSync(join(tmpdir(), 'tee-market-start-'))
@@ -39,11 +48,12 @@ async function waitForOutput(run: ReturnType<typeof runStart>, pattern: RegExp):
 }
 
 test('default', { timeout: 120_000 }, async () => {
-  const [rpcPort, port, mcpPort, sellerPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
+  const [rpcPort, port, mcpPort, sellerPort, pccsPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
   const deploymentPath = join(directory, 'deployment.json')
   const startedAt = Date.now() / 1_000
   const run = runStart([
     '--rpc-port', String(rpcPort),
+    '--pccs-port', String(pccsPort),
     '--port', String(port),
     '--mcp-port', String(mcpPort),
     '--seller-port', String(sellerPort),
@@ -124,6 +134,8 @@ test('default', { timeout: 120_000 }, async () => {
     } finally {
       await stdio.close()
     }
+
+    await expectDevnetTee({ output, deployment, sellerUrl: `http://127.0.0.1:${sellerPort}`, pccsUrl: `http://127.0.0.1:${pccsPort}`, client: chain })
   } finally {
     run.child.kill('SIGINT')
   }
@@ -132,11 +144,59 @@ test('default', { timeout: 120_000 }, async () => {
   await expect(fetch(`http://127.0.0.1:${rpcPort}`, { method: 'POST' })).rejects.toThrow()
 })
 
+/**
+ * The devnet's TEE as a verifier meets it: the PCCS's collateral (read by dcap-qvl's client)
+ * verifies the quote the reference seller serves for a fresh nonce, which binds service 1's key and
+ * the compose file; the seeded 0G records point the reference seller's providers at its URL.
+ */
+async function expectDevnetTee({ output, deployment, sellerUrl, pccsUrl, client }: {
+  output: string
+  deployment: ReturnType<typeof DeploymentSchema.parse>
+  sellerUrl: string
+  pccsUrl: string
+  client: ReturnType<typeof createPublicClient>
+}): Promise<void> {
+  expect(deployment.tee).toMatchObject({ pccsUrl })
+  expect(output).toMatch(new RegExp(`PCCS \\(devnet TEE root\\) +${pccsUrl}`))
+  expect(output).toContain(`inferenceServing (0G mock)  ${deployment.tee!.inferenceServing}`)
+  expect(output).toMatch(/service 1 +verified: /)
+  expect(output).toMatch(/service 2 +failed: /)
+  expect(output).toMatch(/service 3 +unreachable: /)
+  expect(output).toMatch(/service 5 +acknowledged: /)
+  expect(output).toMatch(/service 6 +none: /)
+
+  const nonce = bytesToHex(randomBytes(32))
+  const response = await fetch(`${sellerUrl}/v1/attestation/report?nonce=${nonce.slice(2)}&signing_algo=ecdsa`)
+  expect(response.status).toBe(200)
+  const report = parseAttestationReport(await response.json())
+  const { fmspc, ca, forSgx } = readCollateralKey(report.quote)
+  const collateral = await getCollateralForFmspc(deployment.tee!.pccsUrl, fmspc, ca, forSgx)
+  const check = (signingAddress: Hex) =>
+    Object.fromEntries(
+      checkTeeEvidence({ report, collateral, now: new Date(), signingAddress, nonce, rootCa: hexToBytes(deployment.tee!.rootCa) }).checks.map(({ name, status }) => [name, status]),
+    )
+  const [first, second] = plannedServices
+  expect(check(serviceSigningAccount({ key: first!.key, generation: 1 }).address)).toMatchObject({ quote: 'pass', tcb: 'pass', binding: 'pass', compose: 'pass' })
+  // Service 2's provider points at the same seller: the quote names service 1's key, not service 2's.
+  expect(check(serviceSigningAccount({ key: second!.key, generation: 1 }).address)).toMatchObject({ quote: 'pass', binding: 'fail' })
+
+  for (const [service, acknowledged] of [[first!, true], [second!, false]] as const) {
+    const record = await client.readContract({
+      address: deployment.tee!.inferenceServing,
+      abi: inferenceServingAbi,
+      functionName: 'getService',
+      args: [seedProviderAddress(service.providerIdentity)],
+    })
+    expect(record).toMatchObject({ url: sellerUrl, teeSignerAcknowledged: acknowledged })
+  }
+}
+
 test('--host localhost: the printed local entry reaches the reference seller at an address, and run fetches the output', { timeout: 120_000 }, async () => {
-  const [rpcPort, port, mcpPort, sellerPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
+  const [rpcPort, port, mcpPort, sellerPort, pccsPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
   const run = runStart([
     '--host', 'localhost',
     '--rpc-port', String(rpcPort),
+    '--pccs-port', String(pccsPort),
     '--port', String(port),
     '--mcp-port', String(mcpPort),
     '--seller-port', String(sellerPort),
@@ -166,6 +226,12 @@ test('--host localhost: the printed local entry reaches the reference seller at 
 })
 
 describe('flags', () => {
+  test('--pccs-port must be a port', async () => {
+    const run = runStart(['--pccs-port', '0', '--deployment', join(directory, 'unused.json')])
+    expect(await run.exited).toBe(1)
+    expect(run.output()).toContain('--pccs-port must be a TCP port number from 1 to 65535, got "0".')
+  })
+
   test('--rpc-port must be a port', async () => {
     const run = runStart(['--rpc-port', 'abc', '--deployment', join(directory, 'unused.json')])
     expect(await run.exited).toBe(1)
