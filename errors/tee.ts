@@ -1,3 +1,4 @@
+import { quoteUntrustedText } from '../contract/quoteUntrustedText.ts'
 import { BaseError } from './BaseError.ts'
 
 /**
@@ -176,7 +177,8 @@ export class TeeFetchError extends BaseError {
   override name = 'TeeFetchError'
   readonly url: string
   constructor({ what, url, reason, allowed, cause }: { what: TeeFetchWhat; url: string; reason: string; allowed: string; cause?: unknown }) {
-    super(`The ${what} at ${url} could not be had: ${reason}. ${allowed}`, { code: 'tee_fetch_failed', cause })
+    // A provider's URL is its own text: quoted, so it can neither end the sentence nor start a line.
+    super(`The ${what} at ${quoteUntrustedText(url.length > 300 ? `${url.slice(0, 300)}…` : url)} could not be had: ${reason}. ${allowed}`, { code: 'tee_fetch_failed', cause })
     this.url = url
   }
 }

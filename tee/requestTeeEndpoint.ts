@@ -28,7 +28,7 @@ const quote = (text: string) => quoteUntrustedText(text.length > maxQuoted ? `${
  * Each failure is a `TeeFetchError` saying what was wrong and what is allowed, the cause kept.
  */
 export async function requestTeeEndpoint({ what, url, maxBytes, timeoutMs, allowPrivate, passStatuses = [] }: RequestTeeEndpointParameters): Promise<RequestTeeEndpointReturnType> {
-  const fail = (reason: string, allowed: string, cause?: unknown) => new TeeFetchError({ what, url: quote(url), reason, allowed, cause })
+  const fail = (reason: string, allowed: string, cause?: unknown) => new TeeFetchError({ what, url, reason, allowed, cause })
   const protocol = URL.canParse(url) ? new URL(url).protocol : undefined
   if (protocol !== 'http:' && protocol !== 'https:') throw fail('it is not an http:// or https:// URL', 'Only http and https endpoints are fetched.')
   let answer: Awaited<ReturnType<typeof requestUntrusted>>
