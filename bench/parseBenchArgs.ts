@@ -22,6 +22,8 @@ export type BenchOptions = {
   rateLimitOnly: boolean
   /** Only measure what TLS costs per request (no devnet, no market: about two minutes). */
   tlsOnly: boolean
+  /** Only one TEE verification and one collateral fetch from a local PCS (no devnet: seconds). */
+  teeOnly: boolean
   /** Only measure the job queries at 100,000 jobs over a store filled directly (no devnet: a few minutes). */
   jobQueriesOnly: boolean
   /** Only the durable store at 100,000 synthetic jobs (no chain). */
@@ -64,7 +66,7 @@ export type ParseBenchArgsReturnType = BenchOptions
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--node hardhat|anvil] [--duration S] [--warmup S] [--connections C] ' +
   '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--full-node-blocks N] [--rpc-latency MS] [--cpu-prof DIR] [--out FILE] ' +
-  `[--skip ${skippableStages.join(',')}] [--observability-only] [--rate-limit-only] [--tls-only] [--job-queries-only] [--durability-only] [--serving-scale-only] [--serving-jobs N,N,...] [--serving-node-flags="--flag ..."]`
+  `[--skip ${skippableStages.join(',')}] [--observability-only] [--rate-limit-only] [--tls-only] [--tee-only] [--job-queries-only] [--durability-only] [--serving-scale-only] [--serving-jobs N,N,...] [--serving-node-flags="--flag ..."]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
 export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnType {
@@ -90,6 +92,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         'observability-only': { type: 'boolean', default: false },
         'rate-limit-only': { type: 'boolean', default: false },
         'tls-only': { type: 'boolean', default: false },
+        'tee-only': { type: 'boolean', default: false },
         'job-queries-only': { type: 'boolean', default: false },
         'durability-only': { type: 'boolean', default: false },
         'serving-scale-only': { type: 'boolean', default: false },
@@ -124,6 +127,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     observabilityOnly: values['observability-only'] === true,
     rateLimitOnly: values['rate-limit-only'] === true,
     tlsOnly: values['tls-only'] === true,
+    teeOnly: values['tee-only'] === true,
     jobQueriesOnly: values['job-queries-only'] === true,
     durabilityOnly: values['durability-only'] === true,
     servingScaleOnly: values['serving-scale-only'] === true,

@@ -16,6 +16,7 @@ import { measureMcp } from './measureMcp.ts'
 import { measureMemory } from './measureMemory.ts'
 import { measureObservability, printObservabilityTable } from './measureObservability.ts'
 import { measureRateLimit, printRateLimitTable } from './measureRateLimit.ts'
+import { measureTee, printTeeTable } from './measureTee.ts'
 import { measureTls, printTlsTable } from './measureTls.ts'
 import { measureRest } from './measureRest.ts'
 import { measureServingAtScale, printServingAtScale } from './measureServingAtScale.ts'
@@ -54,6 +55,11 @@ try {
   if (options.rateLimitOnly) {
     progress(`loading GET /v1/services without and with the per-client request limiter (${options.warmupSec} s warm-up + ${options.durationSec} s each)`)
     console.log(printRateLimitTable(await measureRateLimit({ load })))
+    process.exit(0)
+  }
+  if (options.teeOnly) {
+    progress('timing checkTeeEvidence on a real TDX sample and fetchCollateral from a local PCS')
+    console.log(printTeeTable(await measureTee()))
     process.exit(0)
   }
   if (options.tlsOnly) {

@@ -1,3 +1,4 @@
+import { quoteUntrustedText } from '../contract/quoteUntrustedText.ts'
 import { BaseError } from './BaseError.ts'
 
 /**
@@ -150,5 +151,56 @@ export class TeeTcbUnlistedError extends BaseError {
       "The platform's TCB matches no level of Intel's TCB info for its FMSPC: it is older than every level Intel rates, so its status is unknown and it is refused.",
       { code: 'tee_tcb_unlisted', cause },
     )
+  }
+}
+
+/** A provider's endpoint names or resolves to an address off the public internet. */
+export class TeeAddressRefusedError extends BaseError {
+  override name = 'TeeAddressRefusedError'
+  constructor({ hostname, address, kind }: { hostname: string; address: string; kind: string }) {
+    super(
+      `${JSON.stringify(hostname)} is ${hostname === address ? '' : `resolved to ${address}, `}a ${kind} address: a provider's URL is its own text, so only public addresses are fetched (a devnet allows its loopback explicitly).`,
+      { code: 'tee_address_refused' },
+    )
+  }
+}
+
+/** What could not be fetched, for the messages below. */
+export type TeeFetchWhat = 'attestation report' | 'PCK CRL' | 'TCB info' | 'QE identity' | 'root CA CRL'
+
+/**
+ * A report or a piece of collateral could not be had: no answer in time, a redirect, too many
+ * bytes, a status other than 2xx, a body that is not what the endpoint serves. The verdict shows
+ * it as `unreachable` with this message.
+ */
+export class TeeFetchError extends BaseError {
+  override name = 'TeeFetchError'
+  readonly url: string
+  constructor({ what, url, reason, allowed, cause }: { what: TeeFetchWhat; url: string; reason: string; allowed: string; cause?: unknown }) {
+    // A provider's URL is its own text: quoted, so it can neither end the sentence nor start a line.
+    super(`The ${what} at ${quoteUntrustedText(url.length > 300 ? `${url.slice(0, 300)}…` : url)} could not be had: ${reason}. ${allowed}`, { code: 'tee_fetch_failed', cause })
+    this.url = url
+  }
+}
+
+/** The provider's record on 0G could not be read (the chain did not answer, or answered off the ABI). */
+export class TeeProviderRecordError extends BaseError {
+  override name = 'TeeProviderRecordError'
+  constructor({ provider, contract, cause }: { provider: string; contract: string; cause?: unknown }) {
+    super(`The 0G record of provider ${provider} could not be read from InferenceServing ${contract}${cause instanceof Error ? ` (${cause.message.split('\n')[0]})` : ''}.`, {
+      code: 'tee_provider_record_unreadable',
+      cause,
+    })
+  }
+}
+
+/** A TEE evidence file (the `tee:verify` command's input) is not JSON of the `TeeEvidence` shape. */
+export class TeeEvidenceFileError extends BaseError {
+  override name = 'TeeEvidenceFileError'
+  constructor({ path, reason, cause }: { path: string; reason: string; cause?: unknown }) {
+    super(`The evidence file ${JSON.stringify(path)} is unusable: ${reason}. A TeeEvidence JSON object (GET /v1/services/:id/tee/evidence) is expected.`, {
+      code: 'tee_evidence_file',
+      cause,
+    })
   }
 }

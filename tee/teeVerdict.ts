@@ -1,20 +1,18 @@
 import type { Address } from 'viem'
-import type { TeeVerdictName } from '../contract/tee.ts'
+import type { TeeProviderRecord, TeeVerdict, TeeVerdictName } from '../contract/tee.ts'
 import type { CheckTeeEvidenceReturnType, TeeCheck, TeeCheckName } from './checkTeeEvidence.ts'
 
-export type { TeeVerdictName }
-
-/** The provider's record on 0G's `InferenceServing` (`getService`), as far as the verdict needs it. */
-export type TeeProviderRecord = {
-  teeSignerAddress: Address | undefined
-  teeSignerAcknowledged: boolean
-}
+export type { TeeProviderRecord, TeeVerdictName }
 
 export type TeeVerdictParameters = {
+  serviceId: string
   /** The service's registered signing address. */
   signingAddress: Address
-  /** Absent: the service's provider has no record on 0G. */
-  record: TeeProviderRecord | undefined
+  /**
+   * The provider's 0G record; undefined: it has none; `{ unknown }`: it could not be read (the
+   * chain did not answer) or is not part of what is judged (offline re-verification), and why.
+   */
+  record: TeeProviderRecord | undefined | { unknown: string }
   /** The checks of the fetched evidence, or why no evidence could be fetched now. */
   evidence: CheckTeeEvidenceReturnType | { unreachable: string }
   checkedAt: Date
@@ -22,23 +20,22 @@ export type TeeVerdictParameters = {
   maxAgeMs: number
 }
 
-export type TeeVerdictReturnType = {
-  verdict: TeeVerdictName
-  /** One sentence for a badge's tooltip or an agent. */
-  summary: string
-  checks: TeeCheck[]
-  checkedAt: string
-  expiresAt: string
-  measurements: CheckTeeEvidenceReturnType['measurements']
-}
+/** The contract's shape (contract/tee.ts), defined there once. */
+export type TeeVerdictReturnType = TeeVerdict
 
 /** All must pass for `verified`; `registrySigner` too when the record names a signer. */
 const required: readonly TeeCheckName[] = ['quote', 'tcb', 'binding', 'compose']
 
-function recordChecks(signingAddress: Address, record: TeeProviderRecord | undefined): TeeCheck[] {
+function recordChecks(signingAddress: Address, record: TeeVerdictParameters['record']): TeeCheck[] {
+  if (record !== undefined && 'unknown' in record) {
+    return [
+      { name: 'provider', status: 'skip', reason: record.unknown },
+      { name: 'registrySigner', status: 'skip', reason: "The 0G record's TEE signer is not known here." },
+    ]
+  }
   if (record === undefined) return [{ name: 'provider', status: 'fail', reason: "The service's provider has no record on 0G's InferenceServing contract." }]
   const provider: TeeCheck = { name: 'provider', status: 'pass', reason: `The provider has a record on 0G${record.teeSignerAcknowledged ? "; the contract's owner acknowledged its TEE signer" : ''}.` }
-  if (record.teeSignerAddress === undefined) return [provider, { name: 'registrySigner', status: 'skip', reason: 'The 0G record names no TEE signer.' }]
+  if (record.teeSignerAddress === null) return [provider, { name: 'registrySigner', status: 'skip', reason: 'The 0G record names no TEE signer.' }]
   const same = record.teeSignerAddress.toLowerCase() === signingAddress.toLowerCase()
   return [
     provider,
@@ -60,14 +57,15 @@ function recordChecks(signingAddress: Address, record: TeeProviderRecord | undef
  * - `unreachable`: the same without the acknowledgement.
  * It expires at `maxAgeMs` or when the collateral it rests on does, whichever is first.
  */
-export function teeVerdict({ signingAddress, record, evidence, checkedAt, maxAgeMs }: TeeVerdictParameters): TeeVerdictReturnType {
+export function teeVerdict({ serviceId, signingAddress, record, evidence, checkedAt, maxAgeMs }: TeeVerdictParameters): TeeVerdictReturnType {
   const unreachable = 'unreachable' in evidence
   const checks = recordChecks(signingAddress, record).concat(
     unreachable ? [{ name: 'quote', status: 'skip', reason: `No evidence could be fetched: ${evidence.unreachable}` }] : evidence.checks,
   )
   const statusOf = (name: TeeCheckName) => checks.find((c) => c.name === name)?.status
   const needed = statusOf('registrySigner') === 'skip' ? required : [...required, 'registrySigner' as const]
-  const acknowledged = record?.teeSignerAcknowledged === true && statusOf('registrySigner') === 'pass'
+  const known = record !== undefined && !('unknown' in record) ? record : undefined
+  const acknowledged = known?.teeSignerAcknowledged === true && statusOf('registrySigner') === 'pass'
   const failed = checks.filter((c) => c.status === 'fail' && c.name !== 'provider')
   const verdict: TeeVerdictName =
     record === undefined ? 'none'
@@ -87,12 +85,21 @@ export function teeVerdict({ signingAddress, record, evidence, checkedAt, maxAge
       ? `No TEE evidence could be fetched now: ${evidence.unreachable}`
       : `The TEE evidence is incomplete: ${needed.filter((name) => statusOf(name) !== 'pass').join(', ')} not established.`,
   }
+  const measured = unreachable ? undefined : evidence.measurements
   return {
+    serviceId,
+    signingAddress,
     verdict,
     summary: summaries[verdict],
     checks,
     checkedAt: checkedAt.toISOString(),
     expiresAt: new Date(Math.min(...expiries)).toISOString(),
-    measurements: unreachable ? undefined : evidence.measurements,
+    measurements:
+      measured === undefined
+        ? null
+        : { mrTd: measured.mrTd, rtmr0: measured.rtmr0, rtmr1: measured.rtmr1, rtmr2: measured.rtmr2, rtmr3: measured.rtmr3, mrConfigId: measured.mrConfigId, composeHash: measured.composeHash ?? null },
+    tcbStatus: unreachable ? null : (evidence.tcbStatus ?? null),
+    advisoryIds: unreachable ? [] : evidence.advisoryIds,
+    provider: known ?? null,
   }
 }

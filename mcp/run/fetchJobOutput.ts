@@ -2,7 +2,7 @@ import { type Address, type Hex, type PrivateKeyAccount, getAddress, keccak256, 
 import { OutputAddressRefusedError } from '../../errors/output.ts'
 import type { OutputSettings } from '../output/readOutputSettings.ts'
 import { maxOutputBodyDepth, readOutputField } from '../output/readOutputField.ts'
-import { requestOutput, type RequestOutputReturnType } from '../output/requestOutput.ts'
+import { type AddressPolicy, requestUntrusted, type RequestUntrustedReturnType } from '../../platform/fetch/requestUntrusted.ts'
 import { signOutputRequest } from './signOutputRequest.ts'
 import { quoteUntrustedText } from '../../contract/quoteUntrustedText.ts'
 
@@ -28,6 +28,9 @@ export type FetchJobOutputParameters = {
 export type FetchJobOutputReturnType =
   | { output: string; note: null }
   | { output: null; note: string }
+
+/** The endpoint is the person's setting: an IP address they wrote is reached, a name only when it resolves to public addresses. */
+const outputAddresses: AddressPolicy = { allow: 'named', refuse: (refused) => new OutputAddressRefusedError(refused) }
 
 /** The longest part of a redirect target, or of a connection error, a note quotes. */
 const maxQuoted = 200
@@ -59,9 +62,9 @@ export async function fetchJobOutput({
   for (;;) {
     // Signed afresh for each attempt: a signature lives a minute.
     const headers = { accept: 'application/json', ...(await signOutputRequest(account, { jobId, seller, chainId, escrow })) }
-    let answer: RequestOutputReturnType
+    let answer: RequestUntrustedReturnType
     try {
-      answer = await requestOutput({ url, headers, maxBytes: settings.maxBytes, timeoutMs: requestTimeoutMs })
+      answer = await requestUntrusted({ url, headers, maxBytes: settings.maxBytes, timeoutMs: requestTimeoutMs, addresses: outputAddresses })
     } catch (error) {
       return { output: null, note: failureNote(url, error, requestTimeoutMs) }
     }

@@ -73,7 +73,7 @@ describe('the whole chain: a report as NEAR serves it, checked and judged', () =
   })
   const judge = (reportData: Uint8Array) => {
     const evidence = checkTeeEvidence({ report: parseAttestationReport(served(reportData)), collateral: root.collateral, now, signingAddress: signer, nonce, rootCa: root.rootCa })
-    return teeVerdict({ signingAddress: signer, record: { teeSignerAddress: signer, teeSignerAcknowledged: false }, evidence, checkedAt: now, maxAgeMs: 3_600_000 })
+    return teeVerdict({ serviceId: '1', signingAddress: signer, record: { url: 'https://provider.example', model: 'm', verifiability: 'TeeML', targetSeparated: false, teeSignerAddress: signer, teeSignerAcknowledged: false }, evidence, checkedAt: now, maxAgeMs: 3_600_000 })
   }
 
   test('the key, the nonce and the compose file all match: verified, measured not appraised', () => {

@@ -1,4 +1,5 @@
 import { type Address, getAddress } from 'viem'
+import { TeeVerdictSchema } from '../../contract/tee.ts'
 import { describe, expect, test } from 'vitest'
 import { type CheckTeeEvidenceReturnType, type TeeCheck, checkTeeEvidence } from '../../tee/checkTeeEvidence.ts'
 import { parseAttestationReport } from '../../tee/parseAttestationReport.ts'
@@ -6,7 +7,8 @@ import { teeVerdict } from '../../tee/teeVerdict.ts'
 import { pinnedClock, readCollateral, readQuote } from './support/fixtures.ts'
 
 const signer: Address = getAddress('0x70997970c51812dc3a010c7d01b50e20d7e60a8f')
-const acknowledged = { teeSignerAddress: signer, teeSignerAcknowledged: true }
+const recordOf = (teeSignerAddress: Address | null, teeSignerAcknowledged: boolean) => ({ url: 'https://provider.example', model: 'm', verifiability: 'TeeML', targetSeparated: false, teeSignerAddress, teeSignerAcknowledged })
+const acknowledged = recordOf(signer, true)
 const hour = 3_600_000
 
 const pass = (name: TeeCheck['name']): TeeCheck => ({ name, status: 'pass', reason: `${name} passed` })
@@ -21,7 +23,7 @@ const allPass = evidenceOf(['quote', 'tcb', 'binding', 'compose'].map((n) => pas
 type Inputs = Parameters<typeof teeVerdict>[0]
 /** An acknowledged 0G record unless `record` is given (`undefined` included: no record). */
 const verdictOf = (evidence: Inputs['evidence'], ...record: [Inputs['record']] | []) =>
-  teeVerdict({ signingAddress: signer, record: record.length === 0 ? acknowledged : record[0], evidence, checkedAt: pinnedClock, maxAgeMs: 6 * hour })
+  teeVerdict({ serviceId: '1', signingAddress: signer, record: record.length === 0 ? acknowledged : record[0], evidence, checkedAt: pinnedClock, maxAgeMs: 6 * hour })
 
 test('default: every required check passes: verified, measured but not appraised, expiring with the collateral', () => {
   const verdict = verdictOf(allPass)
@@ -36,7 +38,7 @@ describe('verdicts', () => {
   })
 
   test("failed: 0G's signer is another key, even when acknowledged", () => {
-    const verdict = verdictOf(allPass, { teeSignerAddress: getAddress('0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'), teeSignerAcknowledged: true })
+    const verdict = verdictOf(allPass, recordOf(getAddress('0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'), true))
     expect(verdict.verdict).toBe('failed')
     expect(verdict.summary).toBe('The TEE evidence contradicts this service: registrySigner failed.')
   })
@@ -48,18 +50,26 @@ describe('verdicts', () => {
 
   test('acknowledged: nothing could be fetched, and 0G acknowledged this signer; the verdict lasts maxAge', () => {
     const verdict = verdictOf({ unreachable: 'the provider did not answer within 10 s.' })
-    expect(verdict).toMatchObject({ verdict: 'acknowledged', expiresAt: '2025-07-01T06:00:00.000Z', measurements: undefined })
+    expect(verdict).toMatchObject({ verdict: 'acknowledged', expiresAt: '2025-07-01T06:00:00.000Z', measurements: null, tcbStatus: null })
   })
 
   test('unreachable: nothing could be fetched and no acknowledgement', () => {
-    const verdict = verdictOf({ unreachable: 'the provider did not answer within 10 s.' }, { teeSignerAddress: signer, teeSignerAcknowledged: false })
+    const verdict = verdictOf({ unreachable: 'the provider did not answer within 10 s.' }, recordOf(signer, false))
     expect(verdict.verdict).toBe('unreachable')
     expect(verdict.summary).toBe('No TEE evidence could be fetched now: the provider did not answer within 10 s.')
   })
 
+  test("unknown record (offline, or the chain did not answer): provider and registrySigner skipped, judged on the evidence alone", () => {
+    const verdict = verdictOf(allPass, { unknown: "Offline: the provider's 0G record is not part of the evidence." })
+    expect(verdict.verdict).toBe('verified')
+    expect(verdict.provider).toBeNull()
+    expect(verdict.checks.slice(0, 2).map((c) => `${c.name}:${c.status}`)).toEqual(['provider:skip', 'registrySigner:skip'])
+    expect(verdictOf({ unreachable: 'x.' }, { unknown: 'the chain did not answer.' }).verdict).toBe('unreachable')
+  })
+
   test('a required check skipped (no app_compose served) is not verified', () => {
     const checks = allPass.checks.map((c) => (c.name === 'compose' ? { ...c, status: 'skip' as const } : c))
-    const verdict = verdictOf(evidenceOf(checks), { teeSignerAddress: undefined, teeSignerAcknowledged: false })
+    const verdict = verdictOf(evidenceOf(checks), recordOf(null, false))
     expect(verdict.verdict).toBe('unreachable')
     expect(verdict.summary).toBe('The TEE evidence is incomplete: compose not established.')
   })
