@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,8 +25,7 @@ let dataDir: string
 const servers: Record<'in memory' | 'with a data dir', Served> = {} as never
 
 beforeAll(async () => {
-  // `npm run serve` is dist/app/serve.js: built from this checkout, as an operator builds it.
-  execFileSync('npx', ['tsup', '--env.only', 'app'], { cwd: root, stdio: 'ignore' })
+  // `npm run serve` is dist/app/serve.js: built from this checkout, as an operator builds it, once for all files (test/support/buildAppBundles.ts).
   devnet = await startTestDevnet({ seed: false })
   driver = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
   serviceId = await driver.registerService()

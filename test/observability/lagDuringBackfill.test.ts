@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -24,8 +24,7 @@ let child: ChildProcessWithoutNullStreams | undefined
 let logs = ''
 
 beforeAll(async () => {
-  // `npm run serve` is dist/app/serve.js: built from this checkout, as an operator builds it.
-  execFileSync('npx', ['tsup', '--env.only', 'app'], { cwd: root, stdio: 'ignore' })
+  // `npm run serve` is dist/app/serve.js: built from this checkout, as an operator builds it, once for all files (test/support/buildAppBundles.ts).
   devnet = await startTestDevnet({ seed: true })
   rangeCap = await startFaultProxy({ target: devnet.rpcUrl, maxLogRange })
   proxy = await startSlowRpcProxy({ target: rangeCap.url, delayMs })
