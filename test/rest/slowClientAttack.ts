@@ -30,11 +30,15 @@ export function openSlowClient({ port, path }: SlowClientTarget, kind: SlowKind,
     let answer = ''
     let ended = false
     let line = 0
+    let connected = false
     const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => {
+      connected = true
       if (kind === 'half-headers') socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: applic`)
     })
+    // Not before the connection: on a loaded host a drip queued ahead of the request line would
+    // start the request with a header line, which the server rightly refuses as malformed (400).
     const drip = setInterval(() => {
-      if ((kind === 'half-headers' || ended) && socket.writable) socket.write(ended ? 'x' : `\r\nX-Slow-${line++}: a`)
+      if (connected && (kind === 'half-headers' || ended) && socket.writable) socket.write(ended ? 'x' : `\r\nX-Slow-${line++}: a`)
     }, dripEveryMs)
     const giveUp = setTimeout(() => socket.destroy(), giveUpMs)
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')))
