@@ -38,7 +38,7 @@ async function waitForOutput(run: ReturnType<typeof runStart>, pattern: RegExp):
   }
 }
 
-test('default', { timeout: 120_000 }, async () => {
+test('default', async () => {
   const [rpcPort, port, mcpPort, sellerPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
   const deploymentPath = join(directory, 'deployment.json')
   const startedAt = Date.now() / 1_000
@@ -132,7 +132,7 @@ test('default', { timeout: 120_000 }, async () => {
   await expect(fetch(`http://127.0.0.1:${rpcPort}`, { method: 'POST' })).rejects.toThrow()
 })
 
-test('--host localhost: the printed local entry reaches the reference seller at an address, and run fetches the output', { timeout: 120_000 }, async () => {
+test('--host localhost: the printed local entry reaches the reference seller at an address, and run fetches the output', async () => {
   const [rpcPort, port, mcpPort, sellerPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
   const run = runStart([
     '--host', 'localhost',

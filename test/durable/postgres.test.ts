@@ -19,7 +19,7 @@ beforeAll(async () => {
   ;[devnet, postgres] = await Promise.all([startTestDevnet(), startTestPostgres()])
   chain = createPublicClient({ transport: http(devnet.rpcUrl) })
   market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
-}, 120_000)
+})
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()))
@@ -97,4 +97,4 @@ test('a writer, its standby and a read-only replica on one Postgres: the standby
     expect(await readServedMarket(replicaUrl)).toEqual(onChain)
   })
   expect(await readServedBodies(replicaUrl, samePaths)).toEqual(await readServedBodies(standbyUrl, samePaths))
-}, 180_000)
+})

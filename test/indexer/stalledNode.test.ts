@@ -31,7 +31,7 @@ beforeAll(async () => {
   serviceId = await driver.registerService()
   dataDir = await mkdtemp(join(tmpdir(), 'tee-market-stalled-'))
   ;[servers['in memory'], servers['with a data dir']] = await Promise.all([serve([]), serve(['--data-dir', dataDir])])
-}, 180_000)
+})
 
 afterAll(async () => {
   await Promise.all(Object.values(servers).map((served) => served.stop()))
@@ -100,5 +100,5 @@ describe.each(['in memory', 'with a data dir'] as const)('npm run serve %s, behi
     expect(failures.at(-1)?.err).toMatch(new RegExp(`^The RPC node at "${proxy.url}" did not finish its answer to .+ within 10 s \\(${kind === 'never' ? 'no answer' : 'status and headers came, the body stopped'}\\)\\.$`))
     // Once it answers again, health lists it no more.
     await expect.poll(async () => (await readHealth(base)).stalledNodes).toEqual([])
-  }, 120_000)
+  })
 })

@@ -28,7 +28,7 @@ beforeAll(async () => {
   devnet = await startTestDevnet({ seed: true })
   rangeCap = await startFaultProxy({ target: devnet.rpcUrl, maxLogRange })
   proxy = await startSlowRpcProxy({ target: rangeCap.url, delayMs })
-}, 180_000)
+})
 
 afterAll(async () => {
   if (child !== undefined && child.exitCode === null && child.signalCode === null) {
@@ -105,4 +105,4 @@ test('during the initial back-fill, /healthz, /readyz and /metrics report the he
   }
   const done = await readJson<Health>(`${base}/healthz`)
   expect(done.body).toMatchObject({ ok: true, syncing: false, lastIndexedBlock: head.toString(), headBlock: head.toString(), lagBlocks: 0 })
-}, 240_000)
+})
