@@ -10,6 +10,7 @@ import type { MemoryResult } from './measureMemory.ts'
 import type { ObservabilityCost } from './measureObservability.ts'
 import type { RateLimitCost } from './measureRateLimit.ts'
 import type { ServingAtScaleResult } from './measureServingAtScale.ts'
+import type { SlowClientsResult } from './measureSlowClients.ts'
 import type { TlsCost } from './measureTls.ts'
 import type { BenchOptions } from './parseBenchArgs.ts'
 
@@ -33,6 +34,8 @@ export type BenchResults = {
   rateLimit: RateLimitCost[]
   /** What TLS costs per request, HTTP/1.1 and HTTP/2, beside plain HTTP (see measureTls). */
   tls: TlsCost[]
+  /** /v1/stats latency during slowloris against the REST app, and how soon the hostile sockets closed; null when skipped. */
+  slowClients: SlowClientsResult | null
   /** A mainnet-sized history through a public full node's limits; null when skipped. */
   fullNode: FullNodeResult | null
   /** The durable store: cold and warm starts, commit cost, replica lag (null when skipped). */

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { BenchArgumentError } from '../errors/bench.ts'
 
 /** Stages a run may leave out (generation, back-fill and memory always run: the others need them). */
-export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode', 'jobqueries', 'durability', 'servingscale', 'ratelimit'] as const
+export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode', 'jobqueries', 'durability', 'servingscale', 'ratelimit', 'slowclients'] as const
 export type SkippableStage = (typeof skippableStages)[number]
 
 /** The nodes the bench can build its chain on. */
@@ -28,6 +28,8 @@ export type BenchOptions = {
   jobQueriesOnly: boolean
   /** Only the durable store at 100,000 synthetic jobs (no chain). */
   durabilityOnly: boolean
+  /** Only /v1/stats latency during slowloris against the REST app (no chain: about 15 s). */
+  slowClientsOnly: boolean
   /** Only serving and heap at each of `servingJobs` synthetic jobs (no chain). */
   servingScaleOnly: boolean
   /** Store sizes of the serving-at-scale stage: the first is the baseline, the last the target size. */
@@ -66,7 +68,7 @@ export type ParseBenchArgsReturnType = BenchOptions
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--node hardhat|anvil] [--duration S] [--warmup S] [--connections C] ' +
   '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--full-node-blocks N] [--rpc-latency MS] [--cpu-prof DIR] [--out FILE] ' +
-  `[--skip ${skippableStages.join(',')}] [--observability-only] [--rate-limit-only] [--tls-only] [--tee-only] [--job-queries-only] [--durability-only] [--serving-scale-only] [--serving-jobs N,N,...] [--serving-node-flags="--flag ..."]`
+  `[--skip ${skippableStages.join(',')}] [--observability-only] [--rate-limit-only] [--tls-only] [--tee-only] [--job-queries-only] [--durability-only] [--slow-clients-only] [--serving-scale-only] [--serving-jobs N,N,...] [--serving-node-flags="--flag ..."]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
 export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnType {
@@ -95,6 +97,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         'tee-only': { type: 'boolean', default: false },
         'job-queries-only': { type: 'boolean', default: false },
         'durability-only': { type: 'boolean', default: false },
+        'slow-clients-only': { type: 'boolean', default: false },
         'serving-scale-only': { type: 'boolean', default: false },
         'serving-jobs': { type: 'string' },
         'serving-node-flags': { type: 'string' },
@@ -130,6 +133,7 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     teeOnly: values['tee-only'] === true,
     jobQueriesOnly: values['job-queries-only'] === true,
     durabilityOnly: values['durability-only'] === true,
+    slowClientsOnly: values['slow-clients-only'] === true,
     servingScaleOnly: values['serving-scale-only'] === true,
     servingJobs,
     servingNodeFlags: (values['serving-node-flags'] ?? '').split(' ').filter((flag) => flag !== ''),

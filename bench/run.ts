@@ -20,6 +20,7 @@ import { measureTee, printTeeTable } from './measureTee.ts'
 import { measureTls, printTlsTable } from './measureTls.ts'
 import { measureRest } from './measureRest.ts'
 import { measureServingAtScale, printServingAtScale } from './measureServingAtScale.ts'
+import { measureSlowClients, printSlowClientsTable } from './measureSlowClients.ts'
 import { parseBenchArgs } from './parseBenchArgs.ts'
 import { printTable } from './printTable.ts'
 import { readChildCpu } from './readChildCpu.ts'
@@ -65,6 +66,10 @@ try {
   if (options.tlsOnly) {
     progress(`loading GET /v1/jobs/:id and MCP get_job over http, https and HTTP/2 (${options.warmupSec} s warm-up + ${options.durationSec} s each)`)
     console.log(printTlsTable(await measureTls({ load })))
+    process.exit(0)
+  }
+  if (options.slowClientsOnly) {
+    console.log(printSlowClientsTable(await measureSlowClients({ progress })))
     process.exit(0)
   }
   const jobQueriesProgress = `loading GET /v1/jobs pages over a store filled with ${jobQueriesStoreJobs.toLocaleString('en-US')} jobs (${options.warmupSec} s warm-up + ${options.durationSec} s each)`
@@ -198,6 +203,7 @@ try {
   const rateLimit = options.skip.includes('ratelimit') ? [] : await measureRateLimit({ load })
   if (!options.skip.includes('tls')) progress('loading GET /v1/jobs/:id and MCP get_job over http, https and HTTP/2')
   const tls = options.skip.includes('tls') ? [] : await measureTls({ load })
+  const slowClients = options.skip.includes('slowclients') ? null : await measureSlowClients({ progress })
   if (!options.skip.includes('jobqueries')) progress(jobQueriesProgress)
   const jobQueries = options.skip.includes('jobqueries') ? null : await measureJobQueriesAtScale({ load })
   const fullNode = options.skip.includes('fullnode')
@@ -233,6 +239,7 @@ try {
     observability,
     rateLimit,
     tls,
+    slowClients,
     fullNode,
     durability,
     durableScale,
@@ -246,6 +253,7 @@ try {
   if (observability.length > 0) console.log(`\n${printObservabilityTable(observability)}`)
   if (rateLimit.length > 0) console.log(`\n${printRateLimitTable(rateLimit)}`)
   if (tls.length > 0) console.log(`\n${printTlsTable(tls)}`)
+  if (slowClients !== null) console.log(`\n${printSlowClientsTable(slowClients)}`)
   if (durability !== null) console.log(`\n${printDurabilityTable(durability)}`)
   if (durableScale !== null) console.log(`\n${printDurableScaleTable(durableScale)}`)
   if (jobQueries !== null) console.log(`\n${printJobQueriesAtScale(jobQueries)}`)

@@ -57,3 +57,15 @@ describe('--node', () => {
     expect(() => parseBenchArgs(['--node', 'geth'])).toThrow(/--node takes hardhat or anvil, got "geth"/)
   })
 })
+
+describe('--slow-clients-only', () => {
+  test('off by default', () => {
+    expect(parseBenchArgs([]).slowClientsOnly).toBe(false)
+  })
+  test('runs the stage alone', () => {
+    expect(parseBenchArgs(['--slow-clients-only']).slowClientsOnly).toBe(true)
+  })
+  test('slowclients leaves the stage out of a full run', () => {
+    expect(parseBenchArgs(['--skip', 'slowclients']).skip).toEqual(['slowclients'])
+  })
+})

@@ -47,7 +47,7 @@ async function waitForOutput(run: ReturnType<typeof runStart>, pattern: RegExp):
   }
 }
 
-test('default', { timeout: 120_000 }, async () => {
+test('default', async () => {
   const [rpcPort, port, mcpPort, sellerPort, pccsPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
   const deploymentPath = join(directory, 'deployment.json')
   const startedAt = Date.now() / 1_000
@@ -191,7 +191,7 @@ async function expectDevnetTee({ output, deployment, sellerUrl, pccsUrl, client 
   }
 }
 
-test('--host localhost: the printed local entry reaches the reference seller at an address, and run fetches the output', { timeout: 120_000 }, async () => {
+test('--host localhost: the printed local entry reaches the reference seller at an address, and run fetches the output', async () => {
   const [rpcPort, port, mcpPort, sellerPort, pccsPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
   const run = runStart([
     '--host', 'localhost',

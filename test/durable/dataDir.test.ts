@@ -22,7 +22,7 @@ beforeAll(async () => {
   devnet = await startTestDevnet()
   chain = createPublicClient({ transport: http(devnet.rpcUrl) })
   dataDir = await mkdtemp(join(tmpdir(), 'tee-market-data-'))
-}, 120_000)
+})
 
 afterAll(async () => {
   await devnet?.stop()
@@ -83,7 +83,7 @@ test('a restart loads the index from the data dir, resumes from its cursor and e
   expect(resumeLogs).toBeLessThanOrEqual(3)
   expect(resumeLogs).toBeLessThan(fullLogs + 3)
   await stop(second)
-}, 120_000)
+})
 
 test('a data dir is used by one process at a time, and never for another market', async () => {
   // Another process holds the data dir: this one is refused, naming it.
@@ -121,7 +121,7 @@ test('a data dir is used by one process at a time, and never for another market'
   } finally {
     await other.close()
   }
-}, 60_000)
+})
 
 test('a reorg while stopped: the restart finds the stored cursor off the chain and rolls back to the common ancestor', async () => {
   const market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
@@ -156,7 +156,7 @@ test('a reorg while stopped: the restart finds the stored cursor off the chain a
   expect(snapshotStore(third.durable.store)).toEqual(await readChainMarket(chain, devnet.deployment))
   await third.durable.database.close()
   await third.indexer.stop()
-}, 120_000)
+})
 
 test('a data dir written by another layout is rebuilt from the chain, with a log line saying so', async () => {
   const database = await openPgliteDatabase(dataDir)
@@ -170,4 +170,4 @@ test('a data dir written by another layout is rebuilt from the chain, with a log
   await waitForHead(rebuilt.indexer, chain)
   expect(snapshotStore(rebuilt.indexer.store)).toEqual(await readChainMarket(chain, devnet.deployment))
   await stop(rebuilt)
-}, 120_000)
+})

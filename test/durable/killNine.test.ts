@@ -23,7 +23,7 @@ beforeAll(async () => {
   chain = createPublicClient({ transport: http(devnet.rpcUrl) })
   market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
   dataDir = await mkdtemp(join(tmpdir(), 'tee-market-kill-'))
-}, 120_000)
+})
 
 afterAll(async () => {
   await running?.stop()
@@ -93,7 +93,7 @@ test('kill -9 at random points of the back-fill and of following: each restart r
   const caughtUp = /"blocks":(\d+),[^\n]*"msg":"back-fill done"/.exec(server.logs())?.[1]
   expect({ cursor, caughtUp }).toEqual({ cursor: expect.any(String), caughtUp: expect.any(String) })
   expect(BigInt(caughtUp as string)).toBeLessThanOrEqual((await chain.getBlockNumber()) - BigInt(cursor as string))
-}, 240_000)
+})
 
 test('the eth_getLogs limit a node named is kept with the index: a restart does not ask beyond it again', async () => {
   const proxy = await startFaultProxy({ target: devnet.rpcUrl, maxLogRange: 4n })
@@ -115,4 +115,4 @@ test('the eth_getLogs limit a node named is kept with the index: a restart does 
     await proxy.stop()
     await rm(folder, { recursive: true, force: true })
   }
-}, 120_000)
+})

@@ -36,7 +36,7 @@ let writtenToPostgres: unknown[] = []
 beforeAll(async () => {
   postgres = await startTestPostgres()
   dataDir = await mkdtemp(join(tmpdir(), 'tee-market-load-'))
-}, 60_000)
+})
 
 afterAll(async () => {
   await postgres?.stop()
@@ -78,7 +78,7 @@ describe.each([
     database = await prepare()
     written = await writeMarket(await database())
     if (name === 'Postgres') writtenToPostgres = written
-  }, 120_000)
+  })
 
   test('a restarted writer loads every job, in id order, as the writer served it', async () => {
     const loaded = await openDurableStore({ database: await database(), config })

@@ -19,7 +19,7 @@ beforeAll(async () => {
   ;[devnet, postgres] = await Promise.all([startTestDevnet(), startTestPostgres()])
   chain = createPublicClient({ transport: http(devnet.rpcUrl) })
   market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
-}, 120_000)
+})
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()))
@@ -87,7 +87,7 @@ test('a writer, its standby and a read-only replica on one Postgres: the standby
   const standbyUrl = await standby.ready({ timeoutMs: 30_000 })
   const takeoverMs = Date.now() - killedAt
   expect(standby.logs()).toContain('took over as the writer of')
-  expect(takeoverMs).toBeLessThan(10_000)
+  // How soon is the bench's figure (`npm run bench`, durability stage: Postgres standby takeover); ready() above bounds a hang.
   console.log(`standby ready ${takeoverMs} ms after the writer was killed`)
   const later = await market.createJob({ serviceId })
   await eventually(async () => {
@@ -97,4 +97,4 @@ test('a writer, its standby and a read-only replica on one Postgres: the standby
     expect(await readServedMarket(replicaUrl)).toEqual(onChain)
   })
   expect(await readServedBodies(replicaUrl, samePaths)).toEqual(await readServedBodies(standbyUrl, samePaths))
-}, 180_000)
+})

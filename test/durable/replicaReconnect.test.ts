@@ -20,7 +20,7 @@ let postgres: TestPostgres
 
 beforeAll(async () => {
   postgres = await startTestPostgres()
-}, 60_000)
+})
 
 afterAll(async () => {
   await postgres?.stop()

@@ -39,7 +39,7 @@ beforeAll(async () => {
       void dialog.dismiss()
     }),
   )
-}, 120_000)
+})
 
 afterAll(async () => {
   await browser?.close()

@@ -32,11 +32,14 @@ test('default', async () => {
 
 test('a poll none of whose requests settles is failed at stallMs, and its later requests are not sent', async () => {
   const { client, sent } = nodeClient({ answerMs: undefined })
-  const watchdog = createPollWatchdog(client, { stallMs: 200 })
+  const stallMs = 200
+  const watchdog = createPollWatchdog(client, { stallMs })
   const startedAt = performance.now()
   const error = await getBlockNumber(watchdog.client, { cacheTime: 0 }).catch((reason: unknown) => reason)
-  expect(performance.now() - startedAt).toBeGreaterThanOrEqual(195)
-  expect(performance.now() - startedAt).toBeLessThan(1_000)
+  // The node never answers and the transport has no timeout, so only the watchdog ends the
+  // request: not before stallMs, and then (the 10 s of slack is a loaded host's timers, not a speed target).
+  expect(performance.now() - startedAt).toBeGreaterThanOrEqual(stallMs - 5)
+  expect(performance.now() - startedAt).toBeLessThan(stallMs + 10_000)
   let link: unknown = error
   while (link instanceof Error && !(link instanceof PollStalledError)) link = link.cause
   expect(link).toBeInstanceOf(PollStalledError)

@@ -26,7 +26,7 @@ beforeAll(async () => {
   devnet = await startLongHistoryDevnet({ blocks: 2_000_000n, bursts: 20 })
   proxy = await startFaultProxy({ target: devnet.rpcUrl, ...node })
   chain = createPublicClient({ transport: http(devnet.rpcUrl, { batch: true }) })
-}, 120_000)
+})
 
 afterAll(async () => {
   await indexer?.stop()
@@ -77,7 +77,7 @@ test('a 2,000,000-block history through a full node with limits: ready, equal to
   expect(proxy.counts.stateUnavailable).toBe(0)
   await indexer.stop()
   indexer = undefined
-}, 180_000)
+})
 
 test('npm run serve through the same node: its start-up check and its back-fill together keep to the rate', async () => {
   const rateLimitedBefore = proxy.counts.rateLimited
@@ -105,4 +105,4 @@ test('npm run serve through the same node: its start-up check and its back-fill 
   } finally {
     server.kill('SIGTERM')
   }
-}, 180_000)
+})

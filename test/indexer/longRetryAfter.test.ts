@@ -46,7 +46,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => node?.close(() => resolve()))
 })
 
-test('default: a Retry-After longer than the watchdog is waited out in one poll, and obeyed', { timeout: 120_000 }, async () => {
+test('default: a Retry-After longer than the watchdog is waited out in one poll, and obeyed', async () => {
   serve = spawnEntryPoint(['dist/app/serve.js', '--network', 'devnet', '--rpc-url', nodeUrl, '--ws-rpc-url', 'none', ...deploymentArgv(devnet.deployment), '--port', '0'])
   await serve.waitFor(/serving on http:\/\/127\.0\.0\.1:\d+/)
   const base = /serving on (http:\/\/127\.0\.0\.1:\d+)/.exec(serve.output())![1]!

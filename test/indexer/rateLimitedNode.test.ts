@@ -31,7 +31,7 @@ beforeAll(async () => {
   fullNode = await startFaultProxy({ target: devnet.rpcUrl, stateBlocks: node.stateBlocks, maxLogRange: node.maxLogRange })
   rateLimit = await startCountingProxy({ target: fullNode.url, rateLimit: node.callsPerSecond })
   chain = createPublicClient({ transport: http(devnet.rpcUrl, { batch: true }) })
-}, 120_000)
+})
 
 afterAll(async () => {
   await indexer?.stop()
@@ -77,4 +77,4 @@ test('a node that refuses over-quota batches with one 429 error object: its Retr
   expect(snapshotStore(indexer.store)).toEqual(await readChainMarket(chain, devnet.deployment))
   await indexer.stop()
   indexer = undefined
-}, 180_000)
+})

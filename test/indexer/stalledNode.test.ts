@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,14 +25,13 @@ let dataDir: string
 const servers: Record<'in memory' | 'with a data dir', Served> = {} as never
 
 beforeAll(async () => {
-  // `npm run serve` is dist/app/serve.js: built from this checkout, as an operator builds it.
-  execFileSync('npx', ['tsup', '--env.only', 'app'], { cwd: root, stdio: 'ignore' })
+  // `npm run serve` is dist/app/serve.js: built from this checkout, as an operator builds it, once for all files (test/support/buildAppBundles.ts).
   devnet = await startTestDevnet({ seed: false })
   driver = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
   serviceId = await driver.registerService()
   dataDir = await mkdtemp(join(tmpdir(), 'tee-market-stalled-'))
   ;[servers['in memory'], servers['with a data dir']] = await Promise.all([serve([]), serve(['--data-dir', dataDir])])
-}, 180_000)
+})
 
 afterAll(async () => {
   await Promise.all(Object.values(servers).map((served) => served.stop()))
@@ -101,5 +100,5 @@ describe.each(['in memory', 'with a data dir'] as const)('npm run serve %s, behi
     expect(failures.at(-1)?.err).toMatch(new RegExp(`^The RPC node at "${proxy.url}" did not finish its answer to .+ within 10 s \\(${kind === 'never' ? 'no answer' : 'status and headers came, the body stopped'}\\)\\.$`))
     // Once it answers again, health lists it no more.
     await expect.poll(async () => (await readHealth(base)).stalledNodes).toEqual([])
-  }, 120_000)
+  })
 })

@@ -118,7 +118,8 @@ describe('what the endpoint answers', () => {
     const started = performance.now()
     const fetched = await fetchFrom({ MARKET_OUTPUT_URLS: `${seller}=${template}` }, { requestTimeoutMs: 500 })
     expect(fetched.note).toBe(`The seller's output endpoint ${template.replace('{jobId}', '7')} did not answer within 0.5 s.`)
-    expect(performance.now() - started).toBeLessThan(2_500)
+    // The body drips for good, so only the 0.5 s deadline ends it; 10 s of slack is a loaded host's, not a speed target.
+    expect(performance.now() - started).toBeLessThan(500 + 10_000)
   })
 
   test.each([

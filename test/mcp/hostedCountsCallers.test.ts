@@ -34,7 +34,7 @@ beforeAll(async () => {
   hosted = spawnEntryPoint(['dist/app/mcp-hosted.js', ...network, '--mcp-port', String(mcpPort), '--indexer-url', `http://127.0.0.1:${restPort}`])
   await Promise.all([serve.waitFor(/serving on http:\/\/127\.0\.0\.1:\d+/), hosted.waitFor(/hosted mcp started on/)])
   await untilReady(`http://127.0.0.1:${restPort}/readyz`)
-}, 180_000)
+})
 
 /** Until the indexer has back-filled: before, the jobs the calls ask for are not in it yet. */
 async function untilReady(url: string): Promise<void> {
@@ -78,7 +78,7 @@ function toolResultOf({ body }: Answer): { isError?: boolean; content: { text: s
   return (JSON.parse(json ?? 'null') as { result: { isError?: boolean; content: { text: string }[] } }).result
 }
 
-test('default: callers past the indexer\'s per-client limit together, each under its own, are all answered', { timeout: 180_000 }, async () => {
+test('default: callers past the indexer\'s per-client limit together, each under its own, are all answered', async () => {
   const answers = (await Promise.all(callers.map((localAddress) => callMany({ localAddress, count: callsEach })))).flat()
   expect(answers).toHaveLength(callers.length * callsEach)
   expect(callers.length * callsEach).toBeGreaterThan(defaultRateLimit)
@@ -87,7 +87,7 @@ test('default: callers past the indexer\'s per-client limit together, each under
   expect(JSON.parse(toolResultOf(answers[0]!).content[0]!.text)).toMatchObject({ jobId: '1' })
 })
 
-test('a caller past its own limit meets the MCP server\'s 429, once, while another caller is served', { timeout: 180_000 }, async () => {
+test('a caller past its own limit meets the MCP server\'s 429, once, while another caller is served', async () => {
   const [flood, neighbour] = await Promise.all([
     callMany({ localAddress: flooder, count: defaultRateLimit + 20 }),
     callMany({ localAddress: '127.0.0.7', count: 50 }),

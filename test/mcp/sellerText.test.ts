@@ -47,7 +47,7 @@ beforeAll(async () => {
       return { action: 'decline' }
     },
   })
-}, 120_000)
+})
 
 afterAll(async () => {
   await mcp?.close()
@@ -98,4 +98,4 @@ test("run's confirmation quotes the model and provider on one line each; the onl
   expect(lines).toContain(`Model (as the seller wrote it): "${modelIdShown}"`)
   expect(lines).toContain(`Provider (as the seller wrote it): "${providerShown}"`)
   expect(lines.filter((line) => line.startsWith('Seller:'))).toEqual([`Seller: ${seller}`])
-}, 120_000)
+})

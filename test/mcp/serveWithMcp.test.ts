@@ -75,7 +75,7 @@ describe('npm run serve -- --mcp-port: REST and hosted MCP from one store', () =
     served = await spawnServe(proxy.url)
     client = new Client({ name: 'serve-test', version: '1.0.0' })
     await client.connect(new StreamableHTTPClientTransport(new URL(served.mcpUrl)))
-  }, 90_000)
+  })
 
   afterAll(async () => {
     await client?.close()

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -24,12 +24,11 @@ let child: ChildProcessWithoutNullStreams | undefined
 let logs = ''
 
 beforeAll(async () => {
-  // `npm run serve` is dist/app/serve.js: built from this checkout, as an operator builds it.
-  execFileSync('npx', ['tsup', '--env.only', 'app'], { cwd: root, stdio: 'ignore' })
+  // `npm run serve` is dist/app/serve.js: built from this checkout, as an operator builds it, once for all files (test/support/buildAppBundles.ts).
   devnet = await startTestDevnet({ seed: true })
   rangeCap = await startFaultProxy({ target: devnet.rpcUrl, maxLogRange })
   proxy = await startSlowRpcProxy({ target: rangeCap.url, delayMs })
-}, 180_000)
+})
 
 afterAll(async () => {
   if (child !== undefined && child.exitCode === null && child.signalCode === null) {
@@ -106,4 +105,4 @@ test('during the initial back-fill, /healthz, /readyz and /metrics report the he
   }
   const done = await readJson<Health>(`${base}/healthz`)
   expect(done.body).toMatchObject({ ok: true, syncing: false, lastIndexedBlock: head.toString(), headBlock: head.toString(), lagBlocks: 0 })
-}, 240_000)
+})

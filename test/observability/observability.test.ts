@@ -69,7 +69,7 @@ beforeAll(async () => {
   market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
   rangeCap = await startFaultProxy({ target: devnet.rpcUrl, maxLogRange })
   proxy = await startSlowRpcProxy({ target: rangeCap.url, delayMs: 40 })
-}, 120_000)
+})
 
 afterAll(async () => {
   await proxy?.close()
@@ -162,7 +162,7 @@ describe('metrics', () => {
     expect(sample(settled, 'indexer_store_records{kind="job"}')).toBe(jobsOnChain + 1)
     expect(sample(settled, 'indexer_polls_total{outcome="ok"}')).toBeGreaterThan(sample(after, 'indexer_polls_total{outcome="ok"}'))
     expect(sample(settled, 'indexer_settled_wei')).toBeGreaterThan(sample(after, 'indexer_settled_wei'))
-  }, 120_000)
+  })
 
   test('a reorg raises the reorg counter and records its rollback depth', async () => {
     const before = await scrapeMetrics(server.url)
@@ -185,7 +185,7 @@ describe('metrics', () => {
     expect(sample(after, 'indexer_reorgs_total') - sample(before, 'indexer_reorgs_total')).toBe(1)
     expect(sample(after, 'indexer_rollback_depth_blocks_count') - sample(before, 'indexer_rollback_depth_blocks_count')).toBe(1)
     expect(sample(after, 'indexer_rollback_depth_blocks_sum') - sample(before, 'indexer_rollback_depth_blocks_sum')).toBe(1)
-  }, 60_000)
+  })
 
   test('the REST latency histogram counts requests by route template and status', async () => {
     const before = await scrapeMetrics(server.url)
@@ -286,4 +286,4 @@ test('the JSON log of a start, a back-fill and a stop has the start line, progre
   expect(messages.at(-1)).toBe('rest indexer stopped')
   // Access logs are off by default.
   expect(lines.some((line) => line['req'] !== undefined)).toBe(false)
-}, 120_000)
+})

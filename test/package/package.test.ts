@@ -76,13 +76,13 @@ beforeAll(async () => {
   const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[]
   tarball = join(work, packed!.filename)
   packedFiles = packed!.files.map((file) => file.path)
-}, 120_000)
+})
 
 afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true })
 })
 
-test('the tarball holds what users run and import, and installs alone: no runtime dependency', { timeout: 180_000 }, async () => {
+test('the tarball holds what users run and import, and installs alone: no runtime dependency', async () => {
   expect(packedFiles).toContain('bin/tee-market-mcp.js')
   expect(packedFiles).toContain('dist/bin/tee-market-mcp.js')
   expect(packedFiles).toContain('dist/lib/client.d.ts')
@@ -124,7 +124,7 @@ test('server.json names the package as the MCP registry checks it (mcpName, iden
   ])
 })
 
-test('the MCP Inspector CLI lists the six tools through npx -y file:<tarball>', { timeout: 180_000 }, async () => {
+test('the MCP Inspector CLI lists the six tools through npx -y file:<tarball>', async () => {
   // The Inspector CLI names itself from `../package.json` of its working folder (a quirk of
   // 0.18): give it one. npx installs the tarball in its own cache, not in this folder.
   const folder = join(work, 'inspect', 'cwd')
@@ -150,13 +150,13 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
     // The subpaths import the app's zod and @ts-rest/core (the README says to install them beside it).
     await installTarball(consumer, { type: 'module' }, [ourVersionOf('zod'), ourVersionOf('@ts-rest/core')])
     cpSync(join(fixture, 'src'), join(consumer, 'src'), { recursive: true })
-  }, 180_000)
+  })
 
-  test('compiles with moduleResolution bundler', { timeout: 120_000 }, async () => {
+  test('compiles with moduleResolution bundler', async () => {
     await compile('bundler')
   })
 
-  test('bundles for the browser', { timeout: 60_000 }, async () => {
+  test('bundles for the browser', async () => {
     const result = await build({
       entryPoints: [join(consumer, 'src/browser.ts')],
       absWorkingDir: consumer,
@@ -194,7 +194,7 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
         env: {},
       })
       indexer = await startRestIndexer(config, { mode: 'production', logger: false })
-    }, 180_000)
+    })
 
     afterAll(async () => {
       child?.kill()
@@ -203,7 +203,7 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
       await devnet?.stop()
     })
 
-    test('watches a Pending job to Settled and verifies its attestation offline', { timeout: 120_000 }, async () => {
+    test('watches a Pending job to Settled and verifies its attestation offline', async () => {
       const jobId = String(devnet.seedSummary!.pendingForReferenceSeller[0])
       child = spawn(process.execPath, ['out-node16/main.js', indexer.url, jobId], { cwd: consumer, env: cleanEnv })
       let stdout = ''
@@ -250,7 +250,7 @@ describe('an app on zod 4 installs tee-market alone: the client and the attestat
     app = join(work, 'zod4App')
     installed = await installTarball(app, { type: 'module' }, ['zod@4.6.7'])
     cpSync(join(zod4Fixture, 'src'), join(app, 'src'), { recursive: true })
-  }, 180_000)
+  })
 
   test('default: nothing is installed but tee-market and the app\'s zod 4', () => {
     expect(installedPackages(join(app, 'node_modules'))).toEqual(['tee-market', 'zod'])
@@ -262,11 +262,11 @@ describe('an app on zod 4 installs tee-market alone: the client and the attestat
   })
 
   // The fixture's @ts-expect-error lines fail the build if the client's types came out as `any`.
-  test.each(['bundler', 'node16'] as const)('compiles with moduleResolution %s', { timeout: 120_000 }, async (resolution) => {
+  test.each(['bundler', 'node16'] as const)('compiles with moduleResolution %s', async (resolution) => {
     await compile(resolution)
   })
 
-  test('runs: zod 4 parses the app\'s settings, the attestation check parses a text', { timeout: 60_000 }, async () => {
+  test('runs: zod 4 parses the app\'s settings, the attestation check parses a text', async () => {
     const { stdout } = await run(process.execPath, ['out-node16/app.js'], { cwd: app, env: cleanEnv })
     expect(JSON.parse(stdout)).toEqual({ settings: { contact: 'ops@example.org', pageSize: 20 }, providerType: 'centralized', client: 'function' })
   })

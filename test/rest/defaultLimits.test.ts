@@ -11,11 +11,12 @@ import { projectRoot, spawnEntryPoint, type SpawnedEntryPoint } from './spawnEnt
 // Every server as its entry point starts it, at the default limits no test sets: `npm start`'s
 // three (REST, hosted MCP, seller), `npm run serve` and `npm run mcp:hosted`. Every kind of
 // half-sent request, the second one of a keep-alive connection included, is answered 408 and
-// closed within the headers timeout + 2 s, all sockets at once.
+// closed within the headers timeout + 10 s, all sockets at once (slack for a loaded host, below
+// the 30 s request timeout: a socket closed in time was closed by the headers timeout).
 
 const devnet = inject('devnet')
 const directory = mkdtempSync(join(tmpdir(), 'tee-market-limits-'))
-const closeLimitMs = defaultServerLimits.headersTimeoutMs + 2_000
+const closeLimitMs = defaultServerLimits.headersTimeoutMs + 10_000
 const socketsPerKind = 4
 
 type Target = { name: string; port: number; path: string }
@@ -42,14 +43,14 @@ beforeAll(async () => {
     { name: 'npm run serve', port: servePort, path: '/v1/stats' },
     { name: 'npm run mcp:hosted', port: hostedPort, path: '/healthz' },
   )
-}, 180_000)
+})
 
 afterAll(async () => {
   for (const entry of running) expect(await entry.stop()).toBe(0)
   rmSync(directory, { recursive: true, force: true })
 })
 
-test('default: every half-sent request to every entry point is answered 408 and closed within the headers timeout + 2 s', { timeout: 60_000 }, async () => {
+test('default: every half-sent request to every entry point is answered 408 and closed within the headers timeout + 10 s', async () => {
   const opened = targets.flatMap((target) =>
     halfSentKinds.flatMap((kind) =>
       Array.from({ length: socketsPerKind }, async () => ({

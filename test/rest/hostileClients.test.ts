@@ -18,6 +18,13 @@ const limits: ServerLimits = {
   maxConnectionsPerAddress: 0,
 }
 
+/**
+ * A half-sent or silent socket is closed by the headers timeout (the 408 says which timeout it was),
+ * and nothing else here would close it with a 408: a bound of that timeout plus this slack says it
+ * was closed rather than kept. The slack is for a loaded host, not a speed target.
+ */
+const slackMs = 10_000
+
 type RawAnswer = { status: number; headers: Record<string, string>; body: string; closedAfterMs: number }
 
 /** Writes `text` on a fresh socket and reads until the server closes it. */
@@ -67,13 +74,13 @@ describe.each([
   test('a half-sent request is answered 408 and closed', async () => {
     const answer = await raw(served.port, `GET ${served.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: applic`)
     expectErrorShape(answer, 408, 'request_timeout')
-    expect(answer.closedAfterMs).toBeLessThan(limits.headersTimeoutMs + 2_000)
+    expect(answer.closedAfterMs).toBeLessThan(limits.headersTimeoutMs + slackMs)
   })
 
   test('a socket that never sends a byte is answered 408 and closed', async () => {
     const answer = await raw(served.port, '')
     expectErrorShape(answer, 408, 'request_timeout')
-    expect(answer.closedAfterMs).toBeLessThan(limits.headersTimeoutMs + 2_000)
+    expect(answer.closedAfterMs).toBeLessThan(limits.headersTimeoutMs + slackMs)
   })
 
   test('a flood of idle sockets is capped and does not stop the server answering', async () => {
@@ -90,7 +97,7 @@ describe.each([
       // Those over the cap are closed at once; at most the cap stay open.
       expect(sockets.length - closed.size).toBeLessThanOrEqual(limits.maxConnections)
       // Once the idle ones time out, the server answers again.
-      const deadline = Date.now() + limits.idleTimeoutMs + 3_000
+      const deadline = Date.now() + limits.idleTimeoutMs + slackMs
       let status: number | undefined
       while (status === undefined && Date.now() < deadline) {
         status = await getStatus(served.port, served.path).catch(() => undefined)
@@ -100,6 +107,9 @@ describe.each([
       expect(status).toBeLessThan(500)
     } finally {
       for (const socket of sockets) socket.destroy()
+      // The next test's one connection must not meet the cap: wait until a fresh connection is
+      // answered, i.e. the server has seen these closes (a loaded host can be slower than the next test's connect).
+      await expect.poll(async () => (await raw(served.port, `GET ${served.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`).catch(() => undefined))?.status).toBeLessThan(500)
     }
   })
 

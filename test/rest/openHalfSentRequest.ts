@@ -41,15 +41,18 @@ export function openHalfSentRequest({ port, path, kind, giveUpMs }: OpenHalfSent
     let firstAnswered = kind !== 'keep-alive-half'
     let ended = false
     let sent = 0
+    let connected = false
     const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => {
+      connected = true
       started = performance.now()
       if (kind === 'half-headers' || kind === 'header-drip') socket.write(head)
       // The request starts with its first byte (Node's headers timeout counts from there), sent at once.
       if (kind === 'byte-drip') socket.write(head[sent++] ?? 'G')
       if (kind === 'keep-alive-half') socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`)
     })
+    // Not before the connection: a drip queued ahead of the request's start would make it malformed.
     const drip = setInterval(() => {
-      if (!socket.writable || ended) return
+      if (!connected || !socket.writable || ended) return
       if (kind === 'header-drip') socket.write(`\r\nX-Slow-${sent++}: a`)
       else if (kind === 'byte-drip') socket.write(head[sent++ % head.length] ?? 'a')
     }, 1_000)

@@ -27,7 +27,7 @@ beforeAll(async () => {
   ;[restPort, mcpPort] = await Promise.all([getFreePort(), getFreePort()])
   serve = spawnEntryPoint(['dist/app/serve.js', '--network', 'devnet', '--rpc-url', devnet.rpcUrl, ...deploymentArgv(devnet.deployment), '--port', String(restPort), '--mcp-port', String(mcpPort)])
   await serve.waitFor(/hosted MCP \(devnet\) serving on/)
-}, 120_000)
+})
 
 afterAll(async () => expect(await serve.stop()).toBe(0))
 
@@ -98,7 +98,7 @@ test('a load balancer sharing the flooder\'s address still reads /healthz, /read
   expect((await get(restPort, '/healthz/', { localAddress: flooder, agent: false })).status).toBe(429)
 })
 
-test('700 keep-alive sockets held from one address, reopened as the server closes them, do not keep its neighbour from being served', { timeout: 60_000 }, async () => {
+test('700 keep-alive sockets held from one address, reopened as the server closes them, do not keep its neighbour from being served', async () => {
   let holding = true
   let open = 0
   let mostOpen = 0

@@ -10,6 +10,12 @@ import { startStallingProxy, type StallingProxy } from '../support/startStalling
 import { startRpcStub, type RpcStub } from './support/startRpcStub.ts'
 
 const timeoutMs = 400
+/**
+ * A stalled request here ends only at its deadline (the proxy never finishes it), so a bound of
+ * the deadline plus this slack says it ended at the deadline rather than never; the slack is for
+ * a loaded host's timers, not a speed target (how fast is a bench's question).
+ */
+const slackMs = 10_000
 
 let node: RpcStub
 let proxy: StallingProxy
@@ -50,7 +56,7 @@ describe('a stalled answer ends at the deadline, headers and body alike', () => 
       `The RPC node at "${proxy.url}" did not finish its answer to eth_blockNumber within 0.4 s (${kind === 'never' ? 'no answer' : 'status and headers came, the body stopped'}).`,
     )
     expect(ms).toBeGreaterThanOrEqual(timeoutMs - 5)
-    expect(ms).toBeLessThan(timeoutMs + 1_000)
+    expect(ms).toBeLessThan(timeoutMs + slackMs)
   })
 })
 
@@ -68,29 +74,31 @@ test('a stalled call goes to the next node at the deadline', async () => {
     fallback([httpWithDeadline(proxy.url, { retryCount: 0, timeoutMs }), httpWithDeadline(node.url, { retryCount: 0, timeoutMs })], { retryCount: 0 }),
   )
   expect(outcome).toEqual({ status: 'fulfilled', value: 42n })
-  expect(ms).toBeLessThan(timeoutMs + 1_000)
+  expect(ms).toBeLessThan(timeoutMs + slackMs)
 })
 
 test("the caller's signal still aborts at once, with its own reason", async () => {
   proxy.stall({ kind: 'never', answers: 1 })
-  const client = createPublicClient({ transport: httpWithDeadline(proxy.url, { retryCount: 0, timeoutMs: 10_000 }) })
+  // A deadline far past the abort: a request ended well before it was ended by the signal.
+  const longDeadlineMs = 60_000
+  const client = createPublicClient({ transport: httpWithDeadline(proxy.url, { retryCount: 0, timeoutMs: longDeadlineMs }) })
   const cancel = new AbortController()
   const startedAt = performance.now()
   const request = client.request({ method: 'eth_blockNumber' }, { signal: cancel.signal })
   setTimeout(() => cancel.abort(), 100)
   await expect(request).rejects.toThrow(/abort/i)
-  expect(performance.now() - startedAt).toBeLessThan(2_000)
+  expect(performance.now() - startedAt).toBeLessThan(longDeadlineMs / 2)
 })
 
 test('the stall watch names the node from its threshold until it answers in full', async () => {
-  const changes: number[] = []
-  const watch = createNodeStallWatch({ url: 'the node', stallAfterMs: 100, onChange: () => changes.push(changes.length) })
+  // What the watch said at each change: read as it changes, not after a sleep a loaded host can overrun.
+  const changes: (NodeStall | undefined)[] = []
+  const watch = createNodeStallWatch({ url: 'the node', stallAfterMs: 100, onChange: () => changes.push(watch.stall()) })
   const transport = httpWithDeadline(proxy.url, { retryCount: 0, timeoutMs, onExchange: watch.onExchange })
   proxy.stall({ kind: 'halfBody', answers: 1 })
-  const stalled = blockNumberThrough(transport)
-  await new Promise((resolve) => setTimeout(resolve, 200))
-  expect(watch.stall()).toMatchObject({ url: 'the node', methods: ['eth_blockNumber'], timedOut: false })
-  await stalled
+  await blockNumberThrough(transport)
+  // Named from its threshold (100 ms), before the deadline (400 ms) ended the call.
+  expect(changes[0]).toMatchObject({ url: 'the node', methods: ['eth_blockNumber'], timedOut: false })
   expect(watch.stall()).toMatchObject({ url: 'the node', methods: ['eth_blockNumber'], timedOut: true })
   await expect(blockNumberThrough(transport)).resolves.toMatchObject({ outcome: { status: 'fulfilled' } })
   expect(watch.stall()).toBeUndefined()
@@ -106,7 +114,7 @@ test("the indexer's transport hands a stalled call to the next --rpc-url at the 
   unwatch()
   expect(outcome).toEqual({ status: 'fulfilled', value: 42n })
   expect(ms).toBeGreaterThanOrEqual(timeoutMs - 5)
-  expect(ms).toBeLessThan(timeoutMs + 1_000)
+  expect(ms).toBeLessThan(timeoutMs + slackMs)
   expect(changes.some((stalls) => stalls.some(({ url, timedOut }) => url === proxy.url && !timedOut))).toBe(true)
   expect(rpc.stalls()).toMatchObject([{ url: proxy.url, methods: ['eth_blockNumber'], timedOut: true }])
 })

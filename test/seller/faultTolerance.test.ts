@@ -58,7 +58,7 @@ test('settles every job through a faulty node, none skipped', async () => {
   }
 })
 
-test('a node that stalls an answer after its headers: the call ends at its deadline, and the job is still settled', { timeout: 60_000 }, async () => {
+test('a node that stalls an answer after its headers: the call ends at its deadline, and the job is still settled', async () => {
   const stallSeller = testAccount(18)
   const serviceId = await fixture.registerService({ seller: stallSeller, signingAddress: privateKeyToAccount(signingKey).address })
   const stalling = await startStallingProxy({ target: fixture.rpcUrl })

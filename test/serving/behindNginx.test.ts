@@ -19,10 +19,14 @@ import { startNginx, type StartNginxReturnType } from './support/startNginx.ts'
 const devnet = inject('devnet')
 const run = promisify(execFile)
 const certificates = makeTestCertificates()
-/** nginx reaches the servers from this address, the only one they trust; the tests' own requests come from others. */
-const proxyAddress = '127.0.0.2'
+/**
+ * nginx reaches the servers from this address, the only one they trust; the tests' own requests
+ * come from others. Each file that binds loopback aliases has its own (files run side by side):
+ * perClientLimits 127.0.0.2–4, this one 127.0.0.5–6, nginxLimits 127.0.0.7.
+ */
+const proxyAddress = '127.0.0.5'
 /** Where a client of the proxy connects from in the X-Forwarded-For checks. */
-const clientAddress = '127.0.0.3'
+const clientAddress = '127.0.0.6'
 const forgedAddress = '203.0.113.9'
 
 let nginx: StartNginxReturnType

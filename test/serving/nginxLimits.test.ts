@@ -15,7 +15,8 @@ import { startNginx, type StartNginxReturnType } from './support/startNginx.ts'
 // with Retry-After and CORS, and the app never sees the refused requests.
 
 const certificates = makeTestCertificates()
-const proxyAddress = '127.0.0.2'
+/** nginx reaches the app from this address, which the app trusts (a loopback alias of this file's own: files run side by side). */
+const proxyAddress = '127.0.0.7'
 let nginx: StartNginxReturnType
 let app: FastifyInstance
 let httpsPort: number

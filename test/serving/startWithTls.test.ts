@@ -10,7 +10,7 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const certificates = makeTestCertificates()
 afterAll(() => certificates.remove())
 
-test('npm start with --tls-cert and --tls-key serves every component on https:// and prints https:// MCP entries', { timeout: 120_000 }, async () => {
+test('npm start with --tls-cert and --tls-key serves every component on https:// and prints https:// MCP entries', async () => {
   const { certPath, keyPath } = certificates.issue('start')
   const [rpcPort, port, mcpPort, sellerPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
   const env = { ...process.env }
