@@ -25,6 +25,7 @@ import { buildDocsHtml } from './http/buildDocsHtml.ts'
 import { listenServing } from '../platform/serving/listenServing.ts'
 import { readServingOptions } from '../platform/serving/readServingOptions.ts'
 import { toExplorerSite } from './explorer/ExplorerSite.ts'
+import { startServiceTeeChecking } from './tee/startServiceTeeChecking.ts'
 import { readExplorerAssets } from './explorer/readExplorerAssets.ts'
 
 export type StartRestIndexerParameters = {
@@ -115,6 +116,8 @@ export async function startRestIndexer(
     await database?.close()
     throw error
   })
+  // Replicas check too: a verdict is this indexer's own, from the provider's evidence, not the writer's.
+  const teeChecking = startServiceTeeChecking(config, { store, database: config.readOnly ? undefined : database, log: logger.child({ component: 'tee' }) })
   try {
     const app = await building
     const { url, unwatch } = await listenServing(app, { host: config.host, port: config.port, settings: config, logger })
@@ -144,6 +147,7 @@ export async function startRestIndexer(
         unwatch()
         await app.close()
         await metricsServer?.close()
+        await teeChecking.stop()
         await source.stop()
         await database?.close()
         logger.info({ lastIndexedBlock: source.store.sync.cursor?.number.toString() }, 'rest indexer stopped')
@@ -151,6 +155,7 @@ export async function startRestIndexer(
     }
   } catch (error) {
     await closeApp()
+    await teeChecking.stop()
     await source.stop()
     await database?.close()
     throw error

@@ -4,6 +4,8 @@ import { httpWithDeadline } from '../../chain/rpc/httpWithDeadline.ts'
 import type { Config } from '../../config/ConfigSchema.ts'
 import type { StoreReader } from '../../server/store/StoreReader.ts'
 import { createChainSource } from '../source/createChainSource.ts'
+import { createTeeVerdictCache } from '../source/createTeeVerdictCache.ts'
+import { createConfiguredTeeCheck } from '../../tee/createConfiguredTeeCheck.ts'
 import { createIndexerSource } from '../source/createIndexerSource.ts'
 import { createStoreSource } from '../source/createStoreSource.ts'
 import { selectReadSource } from '../source/selectReadSource.ts'
@@ -43,7 +45,7 @@ export function createToolContext(
   // Batched: the readers issue their getService/getJob calls together. A node that stalls an answer
   // fails the request at its deadline, so run's waits (receipt, settlement, refund) keep theirs.
   const client = createPublicClient({ chain, transport: httpWithDeadline(config.rpcUrl, { batch: true, retryCount: 2, timeoutMs: rpcTimeoutMs }) })
-  const chainSource = createChainSource(client, { registry: config.registry, escrow: config.escrow })
+  const chainSource = createChainSource(client, { registry: config.registry, escrow: config.escrow, teeVerdicts: createTeeVerdictCache({ check: createConfiguredTeeCheck(config, { client }) }) })
   const common = { chain: chainSource, client, network: config.network, escrow: config.escrow, explorerUrl: config.explorerUrl, log }
   const selected = selectReadSource(config, { server, hasStore: store !== undefined })
   if (selected === 'store' && store !== undefined) {

@@ -13,7 +13,7 @@ export type CreateChainSourceParameters = {
   registry: Address
   escrow: Address
   /** Checks a service's TEE here, from its provider's evidence (see createTeeVerdictCache). */
-  tee: TeeVerdictCache
+  teeVerdicts: TeeVerdictCache
 }
 
 export type CreateChainSourceReturnType = MarketSource
@@ -26,7 +26,7 @@ export type CreateChainSourceReturnType = MarketSource
  */
 export function createChainSource(
   client: Client,
-  { registry, escrow, tee }: CreateChainSourceParameters,
+  { registry, escrow, teeVerdicts }: CreateChainSourceParameters,
 ): CreateChainSourceReturnType {
   const nextServiceId = () => readContract(client, { address: registry, abi: registryAbi, functionName: 'nextServiceId' })
   const nextJobId = () => readContract(client, { address: escrow, abi: escrowAbi, functionName: 'nextJobId' })
@@ -56,10 +56,10 @@ export function createChainSource(
       return findAttestedSigner(client, { escrow, jobId: BigInt(job.jobId), createdAt: BigInt(job.createdAt), timeout: BigInt(job.timeout) })
     },
     async getTeeVerdict({ serviceId }) {
-      return tee.verdictOf(await getService({ serviceId }))
+      return teeVerdicts.verdictOf(await getService({ serviceId }))
     },
     async listTeeVerdicts() {
-      return Promise.all((await listServices()).map((service) => tee.verdictOf(service)))
+      return Promise.all((await listServices()).map((service) => teeVerdicts.verdictOf(service)))
     },
   }
 }

@@ -8,8 +8,8 @@ import type { ProviderRecordFollower } from './followProviderRecords.ts'
 export type StartTeeCheckingParameters = {
   store: Pick<StoreReader, 'serviceList' | 'teeVerdict'> & TeeVerdictWriter
   check: (service: Service) => Promise<TeeCheckOutcome>
-  /** Makes a service due when its provider's 0G record changes; undefined where no 0G contract is configured. */
-  follower: ProviderRecordFollower | undefined
+  /** Follows the 0G records, calling back with each changed record's provider; undefined where no 0G contract is configured. */
+  followRecords: ((onChange: (providerAddress: string) => void) => ProviderRecordFollower) | undefined
   log: Logger
   /** Between two looks for due services and changed records (default 5,000 ms). */
   intervalMs?: number | undefined
@@ -22,11 +22,15 @@ export type StartTeeCheckingReturnType = { stop: () => Promise<void> }
  * provider records first, then the services due (createTeeChecker). Nothing here is on a
  * request's path: readers serve the last verdict written.
  */
-export function startTeeChecking({ store, check, follower, log, intervalMs = 5_000 }: StartTeeCheckingParameters): StartTeeCheckingReturnType {
+export function startTeeChecking({ store, check, followRecords, log, intervalMs = 5_000 }: StartTeeCheckingParameters): StartTeeCheckingReturnType {
   const checker = createTeeChecker({
     store,
     check,
     onError: (service, error) => log.error({ serviceId: service.serviceId, err: error instanceof Error ? error.message : String(error) }, 'tee check failed'),
+  })
+  const follower = followRecords?.((provider) => {
+    log.info({ provider }, '0G provider record changed: checking its services again')
+    checker.recheckProvider(provider)
   })
   let looking: Promise<void> | undefined
   const look = async (): Promise<void> => {

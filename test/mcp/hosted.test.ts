@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { JobSchema } from '../../contract/job.ts'
 import { ListServicesResultSchema, McpHealthSchema, VerifyAttestationResultSchema } from '../../contract/mcp.ts'
 import { ServiceSchema } from '../../contract/service.ts'
-import { createChainSource } from '../../mcp/source/createChainSource.ts'
+import { createChainOracle } from '../support/createChainOracle.ts'
 import { httpRequest } from '../rest/httpRequest.ts'
 import { startRestServer, type RestServer } from '../rest/startRestServer.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
@@ -19,7 +19,7 @@ const hostedToolNames = ['list_services', 'get_service', 'get_service_tee', 'get
 /** Hardhat account #9: a funded key that the hosted server must ignore. */
 const buyerKey = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6'
 
-const chain = createChainSource(createPublicClient({ transport: http(devnet.rpcUrl) }), devnet.deployment)
+const chain = createChainOracle(createPublicClient({ transport: http(devnet.rpcUrl) }), devnet.deployment)
 
 /** callTool, typed as the tool-call result it always is here (never a task). */
 async function call(client: Client, name: string, args?: Record<string, unknown>): Promise<CallToolResult> {

@@ -8,7 +8,7 @@ import { loadConfig } from '../../config/loadConfig.ts'
 import { JobSchema } from '../../contract/job.ts'
 import { ListServicesResultSchema } from '../../contract/mcp.ts'
 import { startHostedMcpServer, type StartHostedMcpServerReturnType } from '../../mcp/hosted/startHostedMcpServer.ts'
-import { createChainSource } from '../../mcp/source/createChainSource.ts'
+import { createChainOracle } from '../support/createChainOracle.ts'
 import { startIndexer } from '../../server/indexer/startIndexer.ts'
 import type { Indexer } from '../../server/indexer/createIndexer.ts'
 import { createStore } from '../../server/store/createStore.ts'
@@ -17,7 +17,7 @@ import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { seededJobs } from './support/seededJobs.ts'
 
 const devnet = inject('devnet')
-const chain = createChainSource(createPublicClient({ transport: http(devnet.rpcUrl) }), devnet.deployment)
+const chain = createChainOracle(createPublicClient({ transport: http(devnet.rpcUrl) }), devnet.deployment)
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
 
 const config: Config = loadConfig({

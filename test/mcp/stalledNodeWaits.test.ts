@@ -5,7 +5,7 @@ import { httpWithDeadline } from '../../chain/rpc/httpWithDeadline.ts'
 import { RpcDeadlineError } from '../../errors/chain.ts'
 import { reclaimExpiredJob } from '../../mcp/run/reclaimExpiredJob.ts'
 import { waitForJobOutcome } from '../../mcp/run/waitForJobOutcome.ts'
-import { createChainSource } from '../../mcp/source/createChainSource.ts'
+import { createChainOracle } from '../support/createChainOracle.ts'
 import { startRpcStub, type RpcStub } from '../rpc/support/startRpcStub.ts'
 import { startStallingProxy, type StallingProxy } from '../support/startStallingProxy.ts'
 
@@ -40,7 +40,7 @@ const longDeadlineMs = 60_000
 function clientOf({ timeoutMs }: { timeoutMs: number }) {
   clients += 1
   const client = createPublicClient({ transport: httpWithDeadline(`${proxy.url}/client-${clients}`, { batch: true, retryCount: 0, timeoutMs }) })
-  return { client, chain: createChainSource(client, { registry: zeroAddress, escrow: zeroAddress }) }
+  return { client, chain: createChainOracle(client, { registry: zeroAddress, escrow: zeroAddress, chainId: 31337, tee: undefined }) }
 }
 
 /** How the promise settled and after how many ms. */

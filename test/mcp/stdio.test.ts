@@ -5,14 +5,14 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { JobSchema } from '../../contract/job.ts'
 import { ListServicesResultSchema, VerifyAttestationResultSchema } from '../../contract/mcp.ts'
 import { ServiceSchema } from '../../contract/service.ts'
-import { createChainSource } from '../../mcp/source/createChainSource.ts'
+import { createChainOracle } from '../support/createChainOracle.ts'
 import { startRestServer, type RestServer } from '../rest/startRestServer.ts'
 import { binPath, connectStdioMcp, projectRoot, textOf, type StdioMcp } from './support/connectStdioMcp.ts'
 import { devnetEnv } from './support/devnetEnv.ts'
 import { seededJobs } from './support/seededJobs.ts'
 
 const devnet = inject('devnet')
-const chain = createChainSource(createPublicClient({ transport: http(devnet.rpcUrl) }), devnet.deployment)
+const chain = createChainOracle(createPublicClient({ transport: http(devnet.rpcUrl) }), devnet.deployment)
 
 async function waitFor(condition: () => boolean): Promise<void> {
   const deadline = Date.now() + 60_000

@@ -1,0 +1,33 @@
+import { join } from 'node:path'
+import type { PublicClient } from 'viem'
+import type { Config } from '../config/ConfigSchema.ts'
+import { networks } from '../config/networks.ts'
+import { userFolder } from '../config/userFolder.ts'
+import type { CollateralStore } from './CollateralStore.ts'
+import { createFileCollateralStore } from './createFileCollateralStore.ts'
+import { createTeeCheck, type TeeCheck } from './createTeeCheck.ts'
+
+export type CreateConfiguredTeeCheckParameters = {
+  client: PublicClient
+  /** Default: a file in `~/.tee-market`, kept across restarts (the local server, a hosted one reading the chain). */
+  collateralStore?: CollateralStore | undefined
+}
+
+/** `~/.tee-market/tee-collateral.json`: Intel's collateral as this person's servers fetched it. */
+export const defaultCollateralPath = join(userFolder, 'tee-collateral.json')
+
+/**
+ * The TEE check as the configuration sets it up: its 0G contract, its PCCS, the devnet's root on
+ * the devnet only (config's `teeRootCa`), and private provider addresses reachable on the devnet
+ * only, whose sellers listen on loopback.
+ */
+export function createConfiguredTeeCheck(config: Config, { client, collateralStore }: CreateConfiguredTeeCheckParameters): TeeCheck {
+  return createTeeCheck({
+    client,
+    inferenceServing: config.inferenceServing,
+    pccsUrl: config.pccsUrl,
+    rootCa: config.teeRootCa,
+    collateralStore: collateralStore ?? createFileCollateralStore({ path: defaultCollateralPath }),
+    allowPrivate: config.chainId === networks.devnet.chainId,
+  })
+}

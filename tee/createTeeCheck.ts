@@ -1,0 +1,42 @@
+import { type Address, type Hex, hexToBytes, type PublicClient } from 'viem'
+import type { Service } from '../contract/service.ts'
+import { checkServiceTee, type CheckServiceTeeReturnType } from './checkServiceTee.ts'
+import type { CollateralStore } from './CollateralStore.ts'
+import { createCollateralCache } from './createCollateralCache.ts'
+import { readProviderRecord } from './readProviderRecord.ts'
+
+export type CreateTeeCheckParameters = {
+  client: PublicClient
+  /** 0G's InferenceServing on the client's chain; null: none, so no service has a record (`none`). */
+  inferenceServing: Address | null
+  /** Intel's PCS or the operator's PCCS. */
+  pccsUrl: string
+  /** DER of the devnet's root, on the devnet only (config's `teeRootCa`); null: Intel's root alone. */
+  rootCa: Hex | null
+  collateralStore: CollateralStore
+  /** Lets a provider's URL name a private address: the devnet's loopback sellers, never elsewhere. */
+  allowPrivate: boolean
+  /** The longest a verdict stands before it is checked again (default 1 hour). */
+  maxAgeMs?: number | undefined
+}
+
+export type TeeCheck = (service: Service) => Promise<CheckServiceTeeReturnType>
+
+const hour = 3_600_000
+
+/** One service's TEE check, bound to a chain, a 0G contract, a collateral source and a trust root. */
+export function createTeeCheck({ client, inferenceServing, pccsUrl, rootCa, collateralStore, allowPrivate, maxAgeMs = hour }: CreateTeeCheckParameters): TeeCheck {
+  const cache = createCollateralCache({ store: collateralStore })
+  const root = rootCa === null ? undefined : hexToBytes(rootCa)
+  const readRecord =
+    inferenceServing === null ? async () => undefined : (provider: Address) => readProviderRecord(client, { contract: inferenceServing, provider })
+  return (service) =>
+    checkServiceTee({
+      service,
+      readRecord,
+      collateral: (key) => cache.get({ ...key, pcsUrl: pccsUrl }),
+      rootCa: root,
+      maxAgeMs,
+      allowPrivate,
+    })
+}
