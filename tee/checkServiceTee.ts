@@ -36,6 +36,21 @@ export type CheckServiceTeeReturnType = {
 
 const reasonOf = (error: unknown) => (error instanceof BaseError ? error.message : `Unexpected error: ${error instanceof Error ? error.message : String(error)}.`)
 
+function unreadableQuote(reason: string): CheckTeeEvidenceReturnType {
+  const skipped = 'The quote could not be read: its report_data and measurements are not evidence.'
+  return {
+    checks: [
+      { name: 'quote', status: 'fail', reason },
+      { name: 'tcb', status: 'skip', reason: 'The quote could not be read, so its TCB status is not known.' },
+      ...(['binding', 'compose', 'appraisal'] as const).map((name) => ({ name, status: 'skip' as const, reason: skipped })),
+    ],
+    measurements: undefined,
+    tcbStatus: undefined,
+    advisoryIds: [],
+    collateralExpiresAt: undefined,
+  }
+}
+
 /**
  * Judges one service's TEE: its provider's 0G record (none: `none`, nothing fetched), the
  * attestation report at the record's URL (fetched as from a hostile peer, with a fresh nonce),
@@ -62,9 +77,16 @@ export async function checkServiceTee(parameters: CheckServiceTeeParameters): Pr
     return { verdict: judge(record, { unreachable: reasonOf(error) }), evidence: undefined }
   }
   const evidenceWith = (collateral: TeeCollateral | null) => toTeeEvidence({ service, fetched, collateral, rootCa: parameters.rootCa })
+  let key: ReadCollateralKeyReturnType
+  try {
+    key = readCollateralKey(fetched.report.quote)
+  } catch (error) {
+    // Not a quote at all: bad evidence, as checkTeeEvidence judges a quote that does not parse.
+    return { verdict: judge(record, unreadableQuote(reasonOf(error))), evidence: evidenceWith(null) }
+  }
   let collateral: TeeCollateral
   try {
-    collateral = (await parameters.collateral(readCollateralKey(fetched.report.quote))).collateral
+    collateral = (await parameters.collateral(key)).collateral
   } catch (error) {
     return { verdict: judge(record, { unreachable: reasonOf(error) }), evidence: evidenceWith(null) }
   }

@@ -10,7 +10,8 @@ export type RunVerifyTeeParameters = {
   stderr: (text: string) => void
 }
 
-export const verifyTeeUsage = `Usage: tee:verify <evidence.json> [--at <ISO time>] [--root-ca <file>]
+export const verifyTeeUsage = `Usage: npm run tee:verify -- <evidence.json> [--at <ISO time>] [--root-ca <file>]
+       tee-market-mcp verify-tee <evidence.json> [--at <ISO time>] [--root-ca <file>]
 
 Verifies one TEE evidence file (GET /v1/services/:id/tee/evidence) offline: the TDX quote, its
 TCB, the key binding (with the nonce sent), the compose hash. Prints each check and the verdict.

@@ -25,6 +25,8 @@ const usage = `Usage: tee-market-mcp [options]
 The local MCP server over stdio: list_services, get_service, get_job, verify_attestation and run
 (which pays a service from MARKET_PRIVATE_KEY). Network 0g-mainnet unless --network says otherwise.
 
+  verify-tee <evidence.json> [--at <ISO time>] [--root-ca <file>]
+                 verify one TEE evidence file offline and exit (0 verified, 1 not, 2 bad usage)
   -h, --help     print this and exit
   -V, --version  print the version and exit
 ${describeConfigFlags({ only: ['network', 'rpcUrls', 'chainId', 'registry', 'escrow', 'deploymentPath', 'explorerUrl', 'indexerUrl', 'logLevel'] })}
@@ -33,6 +35,13 @@ What run may spend (environment only, so that the agent cannot change it; see do
 With none of them set, run still keeps the ledger, a 24-hour limit of ${formatEther(defaultSpendLimits.spendLimitWei)} native token and a
 per-call cap of ${formatEther(defaultSpendLimits.maxPriceWei)}: a person raises them, or lifts them with none, here in the environment:
 ${runSettingsHelp}`
+
+// `tee-market-mcp verify-tee <evidence.json>`: the offline TEE check (tee/runVerifyTee.ts), for
+// auditors who have the published bin and no checkout. Loaded only for this subcommand.
+if (process.argv[2] === 'verify-tee') {
+  const { runVerifyTee } = await import('../../tee/runVerifyTee.ts')
+  process.exit(await runVerifyTee({ argv: process.argv.slice(3), stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) }))
+}
 
 if (answerInfoFlags(process.argv.slice(2), { usage })) process.exit(0)
 

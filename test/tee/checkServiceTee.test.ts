@@ -50,6 +50,7 @@ const routes: Record<string, Route> = {
     }
     write()
   },
+  'not-a-quote': (_, response) => response.end(JSON.stringify({ quote: '00'.repeat(600) })),
   stall: (_, response) => {
     response.writeHead(200, { 'content-type': 'application/json' })
     response.write('{"quote":"')
@@ -122,6 +123,14 @@ describe('the evidence contradicts the service: failed', () => {
     const { verdict } = await check(recordAt('stale-nonce'))
     expect(verdict.verdict).toBe('failed')
     expect(reasonOf(verdict, 'binding')).toContain('address-nonce with the nonce sent')
+  })
+
+  test('a quote that is not a DCAP quote at all: failed, kept as evidence without collateral', async () => {
+    const { verdict, evidence } = await check(recordAt('not-a-quote'))
+    expect(verdict.verdict).toBe('failed')
+    expect(statuses(verdict).slice(2, 4)).toEqual(['quote:fail', 'tcb:skip'])
+    expect(reasonOf(verdict, 'quote')).toContain('The TEE quote could not be read')
+    expect(evidence?.collateral).toBeNull()
   })
 
   test("a quote signed by a root that is not the trusted one (Intel's, by default)", async () => {
