@@ -50,6 +50,17 @@ const renderedParts = ['[data-stat="services"]', '[data-table="services"] tbody 
  * inside the DevTools protocol call that starts the wait (which CSP does not govern), then called.
  */
 const rendered = (selectors: string[]): number | false => selectors.every((selector) => document.querySelector(selector) !== null) && performance.now()
+/**
+ * Evaluated in the page: the first contentful paint's time, once Chromium has recorded it (it may
+ * not have when the parts are found), NaN after 5 s without one.
+ */
+const firstContentfulPaint = `new Promise((resolve) => {
+  setTimeout(() => resolve(NaN), 5000)
+  new PerformanceObserver((list) => {
+    const entry = list.getEntriesByName('first-contentful-paint')[0]
+    if (entry !== undefined) resolve(entry.startTime)
+  }).observe({ type: 'paint', buffered: true })
+})`
 const renders: number[] = []
 const paints: number[] = []
 try {
@@ -60,7 +71,7 @@ try {
     // performance.now() counts from the navigation's start: the time at which every part is shown.
     const handle = await page.waitForFunction(rendered, renderedParts, { polling: 'raf' })
     renders.push((await handle.jsonValue()) as number)
-    paints.push(await page.evaluate<number>(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN`))
+    paints.push(await page.evaluate<number>(firstContentfulPaint))
     if (process.env.EXPLORER_TIMING && run === runs - 1)
       console.log(await page.evaluate<string>(`performance.getEntriesByType('resource').map((e) => e.name.replace(location.origin, '') + ' ' + e.startTime.toFixed(0) + '-' + e.responseEnd.toFixed(0)).join('\\n')`))
     await context.close()
