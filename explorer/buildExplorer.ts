@@ -1,5 +1,7 @@
+import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core'
 import { build, type Plugin } from 'esbuild'
 import { fileURLToPath } from 'node:url'
+import { marketContract } from '../contract/router.ts'
 
 export type BuildExplorerParameters = {
   /** Where explorer.js and explorer.css are written. */
@@ -49,6 +51,34 @@ const noSecp256k1Tables: Plugin = {
   },
 }
 
+/** A route as the typed client reads it when it validates no response: its method, path, statuses and body type. */
+function routeForClient({ method, path, responses, ...route }: AppRoute) {
+  const statuses = Object.fromEntries(Object.keys(responses).map((status) => [status, null]))
+  return { method, path, responses: statuses, ...('contentType' in route ? { contentType: route.contentType } : {}) }
+}
+
+function routesForClient(router: AppRouter): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(router).map(([key, value]) => [key, isAppRoute(value) ? routeForClient(value) : routesForClient(value)]))
+}
+
+/**
+ * The page's typed client (ui/client.ts) is made from the REST contract, whose routes hold every
+ * response's zod schema and the OpenAPI summaries and descriptions: the client uses none of them
+ * (it validates no response, `validateResponseOnClient` is unset), yet a value import of
+ * contract/router.ts bundles them all (the TEE routes alone: contract/tee.ts, 5.8 KB minified). The
+ * page gets the contract's routes as the client reads them, taken from the contract itself when
+ * building, so they cannot drift from it; the client's types still come from the whole contract.
+ */
+const contractRoutesOnly: Plugin = {
+  name: 'contract-routes-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]contract[\\/]router\.ts$/ }, () => ({
+      contents: `export const marketContract = ${JSON.stringify(routesForClient(marketContract))}`,
+      loader: 'js',
+    }))
+  },
+}
+
 /**
  * Bundles the explorer (its pages, the typed client over the contract, the attestation code the
  * server uses) into one minified ES module and one stylesheet, with nothing loaded from elsewhere.
@@ -64,7 +94,7 @@ export async function buildExplorer({ outdir }: BuildExplorerParameters): Promis
     platform: 'browser',
     legalComments: 'none',
     metafile: true,
-    plugins: [oneZod, noSecp256k1Tables],
+    plugins: [contractRoutesOnly, oneZod, noSecp256k1Tables],
     logLevel: 'warning',
   })
   const sizes: Record<string, number> = {}

@@ -68,8 +68,11 @@ test('default: searching a buyer opens the buyer page, which lists every job the
   // The state filter is the API's: the settled jobs of the buyer, as the escrow's getJob has them now.
   await page.locator('select[name="state"]').selectOption('3')
   // Until the change has rendered, the unfiltered rows are still on the page.
-  // An expression, not a function: the tests are typed without the DOM library.
-  await page.waitForFunction(`[...document.querySelectorAll('[data-table="jobs"] [data-field="state"]')].every((cell) => cell.textContent === 'Settled')`)
+  // Polled through a locator, not a string predicate: playwright evals a string at each frame, where
+  // the explorer's CSP (no 'unsafe-eval') may refuse it.
+  await expect
+    .poll(() => page.locator('[data-table="jobs"] [data-field="state"]').allTextContents())
+    .toSatisfy((states: string[]) => states.every((state) => state === 'Settled'))
   expect(await walkPages(page, 'buyer-settled')).toEqual(ofBuyer.filter(({ state }) => state === 3).map(({ jobId }) => jobId))
   await page.close()
 })

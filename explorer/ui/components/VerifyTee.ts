@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks'
-import { networks } from '../../../config/networks.ts'
 import type { Service } from '../../../contract/service.ts'
 import type { TeeEvidence } from '../../../contract/tee.ts'
 import { explorerAssetPaths } from '../../../server/explorer/buildExplorerShell.ts'
@@ -38,7 +37,7 @@ export function VerifyTee({ service }: { service: Service }) {
       if (answer.status !== 200) return setOutcome({ status: 'failed', message: errorMessage(answer) })
       const evidence = answer.body as TeeEvidence
       await nextFrame()
-      const result = verifier.verifyTeeEvidence({ evidence, signingAddress: service.signingAddress, devnetChain: site.chainId === networks.devnet.chainId })
+      const result = verifier.verifyTeeEvidence({ evidence, signingAddress: service.signingAddress, chainId: site.chainId })
       setOutcome({ status: 'done', result, evidence })
     } catch (error) {
       setOutcome({ status: 'failed', message: `The evidence could not be verified here: ${String(error)}` })

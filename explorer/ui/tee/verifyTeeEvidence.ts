@@ -1,4 +1,5 @@
 import { type Address, type Hex, hexToBytes } from 'viem'
+import { networks } from '../../../config/networks.ts'
 import type { TeeEvidence } from '../../../contract/tee.ts'
 import { readReportDataBinding } from '../../../tee/readReportDataBinding.ts'
 import { toDcapCollateral } from './toDcapCollateral.ts'
@@ -8,8 +9,8 @@ export type VerifyTeeEvidenceParameters = {
   evidence: TeeEvidence
   /** The service's signing key as the registry has it now: what `report_data` must name. */
   signingAddress: Address
-  /** Whether a root other than Intel's may be trusted: on the devnet's chain only. */
-  devnetChain: boolean
+  /** The explorer's chain id: a root other than Intel's is trusted on the devnet's chain only. */
+  chainId: number
 }
 
 /** One step of the check, as the page lists it; `skip` when an earlier step failed. */
@@ -29,7 +30,8 @@ const skipped = (name: BrowserTeeStep['name']): BrowserTeeStep => ({ name, statu
  * names may be trusted here, the quote verifies against it with its collateral (dcap-qvl, bundled),
  * and `report_data`, read from the verified quote, names the service's signing key. Asks no server.
  */
-export function verifyTeeEvidence({ evidence, signingAddress, devnetChain }: VerifyTeeEvidenceParameters): VerifyTeeEvidenceReturnType {
+export function verifyTeeEvidence({ evidence, signingAddress, chainId }: VerifyTeeEvidenceParameters): VerifyTeeEvidenceReturnType {
+  const devnetChain = chainId === networks.devnet.chainId
   const at = new Date(evidence.fetchedAt)
   const done = (steps: BrowserTeeStep[]) => ({ ok: steps.every(({ status }) => status === 'pass'), steps, at })
   if (evidence.rootCa !== null && !devnetChain) {
