@@ -12,6 +12,7 @@ import { createPublicClient, http } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
 import { type Health, HealthSchema } from '../../contract/health.ts'
 import { seededJobs } from '../mcp/support/seededJobs.ts'
+import { TeeEvidenceSchema, TeeVerdictListSchema, type TeeVerdictList } from '../../contract/tee.ts'
 import { DeploymentSchema } from '../../config/deployment.ts'
 import { getFreePort } from '../support/getFreePort.ts'
 import { randomBytes } from 'node:crypto'
@@ -131,6 +132,7 @@ test('default', async () => {
     try {
       const result = await stdio.callTool({ name: 'list_services' })
       expect(result.structuredContent).toMatchObject({ network: 'devnet', chainId: 31337, count: 6 })
+      await expectSeededVerdicts({ output, restUrl: `http://127.0.0.1:${port}`, mcpUrl: `http://127.0.0.1:${mcpPort}/mcp`, stdio })
     } finally {
       await stdio.close()
     }
@@ -276,3 +278,45 @@ describe('flags', () => {
     expect(run.output().trim()).toMatch(/^tee-market \d+\.\d+\.\d+/)
   })
 })
+
+/**
+ * Every verdict `npm start` printed for the seeded 0G records (the seed's plan) is the one the
+ * indexer reaches and serves over REST, the hosted MCP server answers from the indexer's store, and
+ * the local server reaches by checking the providers' evidence itself.
+ */
+async function expectSeededVerdicts({ output, restUrl, mcpUrl, stdio }: { output: string; restUrl: string; mcpUrl: string; stdio: Client }): Promise<void> {
+  const printed = output.slice(output.indexOf('TEE verdicts'))
+  const planned = [...printed.matchAll(/^ {2}service (\d+) +(\w+): /gm)].map(([, serviceId, verdict]) => ({ serviceId: serviceId!, verdict: verdict! }))
+  expect(planned.map(({ verdict }) => verdict).sort()).toEqual(['acknowledged', 'failed', 'none', 'none', 'unreachable', 'verified'])
+  let served: TeeVerdictList = { count: 0, verdicts: [] }
+  await expect
+    .poll(async () => {
+      served = TeeVerdictListSchema.parse(await (await fetch(`${restUrl}/v1/services/tee`)).json())
+      return served.count
+    }, { timeout: 120_000 })
+    .toBe(planned.length)
+  expect(served.verdicts.map(({ serviceId, verdict }) => ({ serviceId, verdict }))).toEqual(planned)
+  const verified = served.verdicts.find(({ verdict }) => verdict === 'verified')!
+  expect(verified.checks.filter(({ status }) => status === 'fail')).toEqual([])
+  expect(verified.measurements?.composeHash).toMatch(/^0x[0-9a-f]{64}$/)
+  const evidence = TeeEvidenceSchema.parse(await (await fetch(`${restUrl}/v1/services/${verified.serviceId}/tee/evidence`)).json())
+  expect(evidence).toMatchObject({ serviceId: verified.serviceId, signingAddress: verified.signingAddress })
+  expect(evidence.nonce).toMatch(/^0x[0-9a-f]{64}$/)
+
+  const hosted = new Client({ name: 'start-test', version: '1.0.0' })
+  await hosted.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)))
+  try {
+    for (const { serviceId, verdict } of planned) {
+      const answer = await hosted.callTool({ name: 'get_service_tee', arguments: { serviceId } })
+      expect(answer.structuredContent).toMatchObject({ serviceId, verdict })
+      const beside = await hosted.callTool({ name: 'get_service', arguments: { serviceId } })
+      expect((beside.content as { text: string }[])[1]?.text).toMatch(new RegExp(`^TEE: ${verdict}\\. `))
+    }
+  } finally {
+    await hosted.close()
+  }
+  for (const { serviceId, verdict } of planned) {
+    const answer = await stdio.callTool({ name: 'get_service_tee', arguments: { serviceId } })
+    expect(answer.structuredContent, `service ${serviceId}, checked by the local server`).toMatchObject({ serviceId, verdict })
+  }
+}

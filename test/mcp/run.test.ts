@@ -26,6 +26,7 @@ import { JobSchema } from '../../contract/job.ts'
 import { RunResultSchema, runTimeoutSec } from '../../contract/mcp.ts'
 import { delistedServiceIndex, inactiveServiceIndex, plannedServices } from '../../devnet/seed/marketPlan.ts'
 import { devnetMnemonic, seedAccounts } from '../../devnet/seed/seedAccounts.ts'
+import { plannedTeeRecords } from '../../devnet/seed/teePlan.ts'
 import type { StartReferenceSellerReturnType } from '../../devnet/seller/startReferenceSeller.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
@@ -318,6 +319,17 @@ describe('refusals before paying: a clear error and nothing spent', () => {
     const mcp = await startServer({ MARKET_PRIVATE_KEY: fundedKey.slice(2), MARKET_MAX_PRICE_WEI: '1' })
     // Refused for its price, so the key itself was read.
     expect(await refused(mcp, { serviceId: servedServiceId, prompt: 'hi' })).toContain('above the per-call cap: MARKET_MAX_PRICE_WEI allows 1 wei')
+  })
+
+  test("a service whose TEE verdict is below MARKET_REQUIRE_TEE, checked by this server: refused before signing, naming the checks", async () => {
+    const failedId = String(plannedTeeRecords.find(({ expectedVerdict }) => expectedVerdict === 'failed')!.serviceIndex + 1)
+    expect(await refused(funded, { serviceId: failedId, prompt: 'hi' })).toMatch(
+      new RegExp(`^Service "${failedId}" has TEE verdict "failed", below what run accepts: MARKET_REQUIRE_TEE is verified \\(the default\\)\\. Checks not passed: .*binding \\(fail\\): The quote's report_data does not name signing address .* Nothing was spent\\.$`),
+    )
+    const acknowledgedId = String(plannedTeeRecords.find(({ expectedVerdict }) => expectedVerdict === 'acknowledged')!.serviceIndex + 1)
+    expect(await refused(funded, { serviceId: acknowledgedId, prompt: 'hi' })).toMatch(/has TEE verdict "acknowledged", below what run accepts: MARKET_REQUIRE_TEE is verified \(the default\)\./)
+    const unchecked = await startServer({ MARKET_PRIVATE_KEY: fundedKey, MARKET_REQUIRE_TEE: 'sometimes' })
+    expect(await refused(unchecked, { serviceId: failedId, prompt: 'hi' })).toBe('MARKET_REQUIRE_TEE "sometimes" must be verified, acknowledged or off. Nothing was spent.')
   })
 
   test('an unknown service', async () => {
