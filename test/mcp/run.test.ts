@@ -36,9 +36,13 @@ import { connectStdioMcp, textOf, type StdioMcp } from './support/connectStdioMc
 import { devnetEnv } from './support/devnetEnv.ts'
 import { startInterceptingRpc } from './support/startInterceptingRpc.ts'
 
-/** Served by the reference seller (seed seller #1). */
+/** Served by the reference seller (seed seller #1); its TEE verdict is `verified`. */
 const servedServiceId = '1'
-/** Seed seller #3's: nothing answers its jobs. */
+/**
+ * Seed seller #3's: nothing answers its jobs. Its TEE verdict is `acknowledged` (its 0G record's
+ * signer acknowledged, no evidence to be had), so the tests that pay it accept that verdict.
+ */
+const acceptsUnserved = 'acknowledged'
 const unservedServiceId = String(plannedServices.findIndex((service) => service.seller === 2) + 1)
 const delistedServiceId = String(delistedServiceIndex + 1)
 /** The active seeded service with the smallest maxInputBytes. */
@@ -177,7 +181,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 test('a cancelled run stops waiting; the log names the paid job, which stays on chain unrefunded', async () => {
   const key = accountKey(24)
   const buyer = privateKeyToAccount(key).address
-  const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
+  const mcp = await startServer({ MARKET_PRIVATE_KEY: key, MARKET_REQUIRE_TEE: acceptsUnserved })
   const before = await snapshot(buyer)
   const controller = new AbortController()
   const running = mcp.client.callTool(
@@ -201,7 +205,7 @@ test('a cancelled run stops waiting; the log names the paid job, which stays on 
 test('a closed stdio aborts the wait: the log names the paid job and the server exits', async () => {
   const key = accountKey(28)
   const buyer = privateKeyToAccount(key).address
-  const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
+  const mcp = await startServer({ MARKET_PRIVATE_KEY: key, MARKET_REQUIRE_TEE: acceptsUnserved })
   const before = await snapshot(buyer)
   const running = mcp.call('run', { serviceId: unservedServiceId, prompt: 'Hang up on me.', timeoutSec: 600 })
   running.catch(() => {})
@@ -452,7 +456,7 @@ describe('refusals before paying: a clear error and nothing spent', () => {
 test('a seller that never answers: at expiry the escrow is reclaimed, only gas is lost', async () => {
   const key = accountKey(23)
   const buyer = privateKeyToAccount(key).address
-  const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
+  const mcp = await startServer({ MARKET_PRIVATE_KEY: key, MARKET_REQUIRE_TEE: acceptsUnserved })
   const before = await snapshot(buyer)
   const timeoutSec = runTimeoutSec.min
 

@@ -27,7 +27,7 @@ import { startInterceptingRpc } from './support/startInterceptingRpc.ts'
 
 /** Served by the reference seller. */
 const serviceId = '1'
-/** Seed seller #3's: nothing answers its jobs. */
+/** Seed seller #3's: nothing answers its jobs; its TEE verdict is `acknowledged`, which the test that pays it accepts. */
 const unservedServiceId = String(plannedServices.findIndex((service) => service.seller === 2) + 1)
 
 let devnet: StartDevnetReturnType
@@ -46,9 +46,9 @@ function closeSellerGate(): void {
   sellerGate = { opened, open }
 }
 
-async function startServer(key: Hash): Promise<StdioMcp> {
+async function startServer(key: Hash, extra: Record<string, string> = {}): Promise<StdioMcp> {
   const mcp = await connectStdioMcp({
-    env: runEnv(devnet, seller, { key, ledger: join(ledgerFolder, String(servers.length), 'spend.json') }),
+    env: runEnv(devnet, seller, { key, ledger: join(ledgerFolder, String(servers.length), 'spend.json'), extra }),
   })
   servers.push(mcp)
   return mcp
@@ -217,7 +217,7 @@ describe('a job no longer open is not followed: the same prompt pays again', () 
   test('expired by the chain clock, though still Pending', async () => {
     const key = accountKey(24)
     const buyer = privateKeyToAccount(key).address
-    const mcp = await startServer(key)
+    const mcp = await startServer(key, { MARKET_REQUIRE_TEE: 'acknowledged' })
     const before = await readBuyerChainState(devnet, buyer)
     // Nobody answers this seller's jobs: each call is cancelled once it has paid.
     const paidAndCancelled = async (jobId: bigint) => {

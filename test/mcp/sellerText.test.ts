@@ -36,6 +36,8 @@ beforeAll(async () => {
   const env = devnetEnv(devnet, {
     MARKET_PRIVATE_KEY: accountKey(13),
     MARKET_CONFIRM_ABOVE_WEI: '0',
+    // The hostile service has no TEE record; what is under test is the confirmation's text.
+    MARKET_REQUIRE_TEE: 'off',
     MARKET_MAX_PRICE_WEI: '10000000000000000',
     MARKET_SPEND_LIMIT_WEI: '10000000000000000',
     MARKET_SPEND_LEDGER: join(ledgerFolder, 'spend.json'),
