@@ -1,20 +1,11 @@
 import { readFile } from 'node:fs/promises'
-import type { ServerLimits } from '../platform/http/hardenServer.ts'
 import { buildApp } from '../server/http/buildApp.ts'
 import { createStore } from '../server/store/createStore.ts'
 import { openApiPath } from '../test/rest/startRestServer.ts'
-import { runSlowClientAttack } from '../test/rest/slowClientAttack.ts'
+import { runSlowClientAttack, slowClientLimits } from '../test/rest/slowClientAttack.ts'
 import { percentile } from './percentile.ts'
 
-/** The limits test/rest/slowClients.test.ts gives its servers: timeouts short enough to watch. */
-const limits: ServerLimits = {
-  headersTimeoutMs: 1_000,
-  requestTimeoutMs: 2_000,
-  keepAliveTimeoutMs: 500,
-  idleTimeoutMs: 60_000,
-  maxConnections: 512,
-  maxConnectionsPerAddress: 0,
-}
+const limits = slowClientLimits
 
 /** The target the slow-clients test used to assert: /v1/stats answers at p99 under 1 s during the attack. */
 export const slowClientsTargetP99Ms = 1_000

@@ -399,7 +399,8 @@ describe('refusals before paying: a clear error and nothing spent', () => {
     await publicClient().waitForTransactionReceipt({
       hash: await sellerWallet.sendTransaction({ to: buyer, value: price + 1n }),
     })
-    const mcp = await startServer({ MARKET_PRIVATE_KEY: key })
+    // The service registered here has no TEE record; what is under test is the balance check.
+    const mcp = await startServer({ MARKET_PRIVATE_KEY: key, MARKET_REQUIRE_TEE: 'off' })
     const message = await refused(mcp, { serviceId: serviceId.toString(), prompt: 'hi' }, buyer)
     expect(message).toMatch(
       new RegExp(`^Buyer "${buyer}" holds ${price + 1n} wei but needs at least \\d+ wei \\(the service price plus estimated gas\\)\\. Nothing was spent\\.$`),

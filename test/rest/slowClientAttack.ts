@@ -1,10 +1,24 @@
 import { connect } from 'node:net'
+import type { ServerLimits } from '../../platform/http/hardenServer.ts'
 
 // Slowloris as test/rest/slowClients.test.ts and the bench's slow-clients stage play it: waves of
 // half-sent requests after idle keep-alive connections, while /v1/stats is asked again and again.
 // Each client behaves as a hostile one does: it ignores the server's FIN and keeps writing, so
 // only a socket the server really destroyed counts as closed (an ended one would take the writes
 // and stay open).
+
+/**
+ * The limits the slow-client test and bench give their servers: timeouts short enough to watch. All
+ * the attack's sockets come from 127.0.0.1: it is about timeouts, not the per-address cap.
+ */
+export const slowClientLimits: ServerLimits = {
+  headersTimeoutMs: 1_000,
+  requestTimeoutMs: 2_000,
+  keepAliveTimeoutMs: 500,
+  idleTimeoutMs: 60_000,
+  maxConnections: 512,
+  maxConnectionsPerAddress: 0,
+}
 
 export type SlowClientTarget = { port: number; path: string }
 

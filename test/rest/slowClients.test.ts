@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { ServerLimits } from '../../platform/http/hardenServer.ts'
-import { runSlowClientAttack } from './slowClientAttack.ts'
+import { runSlowClientAttack, slowClientLimits } from './slowClientAttack.ts'
 import { startHostedMcp, startRest, startSeller, type HardenedServer } from './startHardenedServers.ts'
 
 // Slowloris against all three servers at once: hundreds of half-sent requests arriving in waves,
@@ -9,15 +8,7 @@ import { startHostedMcp, startRest, startSeller, type HardenedServer } from './s
 // close anything: the idle timeout is longer than any bound here. How fast /v1/stats answers
 // meanwhile is the bench's to measure (`npm run bench -- --slow-clients-only`), not a test's.
 
-const limits: ServerLimits = {
-  headersTimeoutMs: 1_000,
-  requestTimeoutMs: 2_000,
-  keepAliveTimeoutMs: 500,
-  idleTimeoutMs: 60_000,
-  maxConnections: 512,
-  // All 300 come from 127.0.0.1: this test is about timeouts, not the per-address cap.
-  maxConnectionsPerAddress: 0,
-}
+const limits = slowClientLimits
 
 /** A loaded host's slack on each bound below: far more than one needs, far less than the idle timeout. */
 const slackMs = 10_000

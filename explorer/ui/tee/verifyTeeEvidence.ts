@@ -2,7 +2,7 @@ import { type Address, type Hex, hexToBytes } from 'viem'
 import { networks } from '../../../config/networks.ts'
 import type { TeeEvidence } from '../../../contract/tee.ts'
 import { readReportDataBinding } from '../../../tee/readReportDataBinding.ts'
-import { toDcapCollateral } from './toDcapCollateral.ts'
+import { toDcapCollateral } from '../../../tee/toDcapCollateral.ts'
 import { verifyTdxQuoteInBrowser, type VerifyTdxQuoteInBrowserReturnType } from './verifyTdxQuoteInBrowser.ts'
 
 export type VerifyTeeEvidenceParameters = {
