@@ -19,7 +19,7 @@ export function createDatabaseCollateralStore(database: Database): CollateralSto
       await table()
       const [row] = await database.query<{ entry: string }>(`SELECT entry FROM tee_collateral WHERE key = $1`, [key])
       if (row === undefined) return undefined
-      const parsed = StoredEntrySchema.safeParse(JSON.parse(row.entry))
+      const parsed = StoredEntrySchema.safeParse(parseJson(row.entry))
       if (!parsed.success) return undefined
       const { collateral, expiresAt, fetchedAt } = parsed.data
       return { collateral, expiresAt: new Date(expiresAt), fetchedAt: new Date(fetchedAt) } satisfies CollateralEntry
@@ -29,5 +29,13 @@ export function createDatabaseCollateralStore(database: Database): CollateralSto
       const entry = JSON.stringify({ collateral, expiresAt: expiresAt.toISOString(), fetchedAt: fetchedAt.toISOString() })
       await database.query(`INSERT INTO tee_collateral (key, entry) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET entry = EXCLUDED.entry`, [key, entry])
     },
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
   }
 }
