@@ -1,6 +1,6 @@
 import type { Service } from '../../contract/service.ts'
 import type { TeeVerdict } from '../../contract/tee.ts'
-import type { TeeCheckOutcome } from '../../server/tee/createTeeChecker.ts'
+import type { CheckServiceTeeReturnType } from '../../tee/checkServiceTee.ts'
 
 export type TeeVerdictCache = {
   /** The service's verdict: the last one while it stands for this signing key, else a fresh check. */
@@ -8,7 +8,7 @@ export type TeeVerdictCache = {
 }
 
 export type CreateTeeVerdictCacheParameters = {
-  check: (service: Service) => Promise<TeeCheckOutcome>
+  check: (service: Service) => Promise<CheckServiceTeeReturnType>
   now?: (() => number) | undefined
 }
 

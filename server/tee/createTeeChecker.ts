@@ -1,9 +1,10 @@
 import type { Service } from '../../contract/service.ts'
-import type { TeeEvidence, TeeVerdict } from '../../contract/tee.ts'
+import type { TeeVerdict } from '../../contract/tee.ts'
+import type { CheckServiceTeeReturnType } from '../../tee/checkServiceTee.ts'
 import type { StoreReader } from '../store/StoreReader.ts'
 import type { TeeVerdictWriter } from '../store/StoreWriter.ts'
 
-export type TeeCheckOutcome = { verdict: TeeVerdict; evidence: TeeEvidence | undefined }
+export type TeeCheckOutcome = CheckServiceTeeReturnType
 
 export type CreateTeeCheckerParameters = {
   store: Pick<StoreReader, 'serviceList' | 'teeVerdict'> & TeeVerdictWriter

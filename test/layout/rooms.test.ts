@@ -24,6 +24,12 @@ const forbidden: readonly { importer: string; target: string; allowed?: readonly
   { importer: 'platform/', target: 'server/', why: 'platform/ is what every server shares; it knows none of them' },
   { importer: 'platform/', target: 'mcp/', why: 'platform/ is what every server shares; it knows none of them' },
   { importer: 'platform/', target: 'devnet/', why: 'platform/ is what every server shares; it knows none of them' },
+  {
+    importer: 'tee/',
+    target: 'platform/',
+    allowed: ['platform/fetch/'],
+    why: "tee/ fetches providers' evidence as run fetches sellers' outputs (platform/fetch), and knows no server",
+  },
   ...['chain/', 'contract/', 'config/', 'errors/', 'tee/'].flatMap((importer) =>
     ['server/', 'mcp/', 'devnet/', 'platform/'].map((target) => ({ importer, target, why: 'the shared layers below the servers know no server' })),
   ),
