@@ -63,7 +63,7 @@ try {
   await server.connect(new StdioServerTransport())
   logger.info(
     { version: packageVersion, network: config.network, chainId: config.chainId, registry: config.registry, escrow: config.escrow, tools: localTools.map((tool) => tool.name) },
-    `tee-market-mcp (stdio, 5 tools), network ${config.network}, reading ${context.reading}`,
+    `tee-market-mcp (stdio, ${localTools.length} tools), network ${config.network}, reading ${context.reading}`,
   )
 } catch (error) {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)

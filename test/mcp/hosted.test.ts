@@ -230,7 +230,11 @@ describe.each(['chain', 'indexer'] as const)('hosted MCP server reading the %s',
       const [event] = result.events
       expect(event?.event).toBe('message')
       const message = event?.data as { jsonrpc: string; id: number; result: { content: { type: string; text: string }[] } }
-      expect(message).toMatchObject({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text' }] } })
+      expect(message).toMatchObject({ jsonrpc: '2.0', id: 7 })
+      // list_services and get_service add the TEE verdict in a line beside the answer.
+      const withTeeLine = name === 'list_services' || name === 'get_service'
+      expect(message.result.content.map(({ type }) => type)).toEqual(withTeeLine ? ['text', 'text'] : ['text'])
+      if (withTeeLine) expect(message.result.content[1]!.text).toMatch(/^TEE(: | verdicts by serviceId \()/)
       expect(Object.keys(message).sort()).toEqual(['id', 'jsonrpc', 'result'])
       schema.parse(JSON.parse(message.result.content[0]!.text))
     })

@@ -86,7 +86,7 @@ describe("hosted MCP server reading the indexer's store in process", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)))
     try {
       const { tools } = await client.listTools()
-      expect(tools.map((tool) => tool.name)).toEqual(['list_services', 'get_service', 'get_job', 'verify_attestation'])
+      expect(tools.map((tool) => tool.name)).toEqual(['list_services', 'get_service', 'get_service_tee', 'get_job', 'verify_attestation'])
       const list = (await client.callTool({ name: 'list_services' })) as CallToolResult
       expect(ListServicesResultSchema.parse(list.structuredContent)).toEqual({
         network: 'devnet',

@@ -136,7 +136,8 @@ describe('none lifts a default, and only that one', () => {
     const key = accountKey(22)
     const buyer = privateKeyToAccount(key).address
     const serviceId = await registerService(parseEther('0.06'))
-    const mcp = await startServer(join(homes, 'no-cap'), key, { MARKET_MAX_PRICE_WEI: 'none' })
+    // The service registered here has no TEE record; what is under test is the spend limit.
+    const mcp = await startServer(join(homes, 'no-cap'), key, { MARKET_MAX_PRICE_WEI: 'none', MARKET_REQUIRE_TEE: 'off' })
     const before = await readBuyerChainState(devnet, buyer)
     const result = await mcp.call('run', { serviceId, prompt: 'hi' })
     expect(textOf(result)).toMatch(/^MARKET_SPEND_LIMIT_WEI is not set, so run keeps its default limit of 50000000000000000 wei \(0\.05 native token\) .* Its price alone is above the limit\./)

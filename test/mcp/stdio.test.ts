@@ -134,7 +134,7 @@ describe('stdio MCP server process', () => {
     ])
     expect(messages[2]?.result?.isError).toBe(true)
     expect(textOf(messages[3]!.result!)).toContain('MARKET_PRIVATE_KEY is not set')
-    expect(stderr).toContain('tee-market-mcp (stdio, 5 tools)')
+    expect(stderr).toContain('tee-market-mcp (stdio, 6 tools)')
   })
 
   test('with no arguments and no network settings it serves 0g-mainnet', async () => {
@@ -150,7 +150,7 @@ describe('stdio MCP server process', () => {
       await waitFor(() => mcp.logMessages().includes('network 0g-mainnet'))
       expect(mcp.logMessages()).toContain('network 0g-mainnet')
       const { tools } = await mcp.client.listTools()
-      expect(tools).toHaveLength(5)
+      expect(tools).toHaveLength(6)
       const result = await mcp.call('list_services')
       expect(result.isError).toBe(true)
       expect(textOf(result)).toBe(
