@@ -5,7 +5,6 @@ import { openApiPath } from '../test/rest/startRestServer.ts'
 import { runSlowClientAttack, slowClientLimits } from '../test/rest/slowClientAttack.ts'
 import { percentile } from './percentile.ts'
 
-const limits = slowClientLimits
 
 /** The target the slow-clients test used to assert: /v1/stats answers at p99 under 1 s during the attack. */
 export const slowClientsTargetP99Ms = 1_000
@@ -26,7 +25,7 @@ export type SlowClientsRound = {
 export type SlowClientsResult = { sockets: number; rounds: SlowClientsRound[]; targetP99Ms: number; met: boolean }
 
 /**
- * Slowloris against the REST app (`buildApp`, the limits above, an empty store) on a real
+ * Slowloris against the REST app (`buildApp`, the slow-client limits, an empty store) on a real
  * socket: 300 half-sent requests in 4 waves 400 ms apart after an idle keep-alive socket, played
  * by test/rest/slowClientAttack.ts in this process as the test plays it, while /v1/stats is asked
  * one request after another. Reports how fast /v1/stats answered meanwhile, and how soon the
@@ -34,7 +33,7 @@ export type SlowClientsResult = { sockets: number; rounds: SlowClientsRound[]; t
  */
 export async function measureSlowClients({ rounds = 3, progress }: { rounds?: number; progress: (message: string) => void }): Promise<SlowClientsResult> {
   const store = createStore({ pollIntervalMs: 1_000, chainId: 31337, network: 'devnet' })
-  const app = buildApp({ store, mode: 'production', openApiText: await readFile(openApiPath, 'utf8'), docsHtml: '<!doctype html>', limits })
+  const app = buildApp({ store, mode: 'production', openApiText: await readFile(openApiPath, 'utf8'), docsHtml: '<!doctype html>', limits: slowClientLimits })
   const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port)
   const measured: SlowClientsRound[] = []
   try {

@@ -13,7 +13,12 @@ const StoredEntrySchema = z.object({ collateral: TeeCollateralSchema, expiresAt:
  */
 export function createDatabaseCollateralStore(database: Database): CollateralStore {
   let created: Promise<unknown> | undefined
-  const table = () => (created ??= database.query(`CREATE TABLE IF NOT EXISTS tee_collateral (key text PRIMARY KEY, entry text NOT NULL)`))
+  // A failed creation (a lost session) is tried again at the next use, not remembered.
+  const table = () =>
+    (created ??= database.query(`CREATE TABLE IF NOT EXISTS tee_collateral (key text PRIMARY KEY, entry text NOT NULL)`).catch((error: unknown) => {
+      created = undefined
+      throw error
+    }))
   return {
     async read(key) {
       await table()

@@ -8,19 +8,18 @@ import { startHostedMcp, startRest, startSeller, type HardenedServer } from './s
 // close anything: the idle timeout is longer than any bound here. How fast /v1/stats answers
 // meanwhile is the bench's to measure (`npm run bench -- --slow-clients-only`), not a test's.
 
-const limits = slowClientLimits
 
 /** A loaded host's slack on each bound below: far more than one needs, far less than the idle timeout. */
 const slackMs = 10_000
 /** Node looks for expired requests every quarter of the headers timeout. */
-const closeLimitMs = limits.headersTimeoutMs + limits.headersTimeoutMs / 4 + slackMs
+const closeLimitMs = slowClientLimits.headersTimeoutMs + slowClientLimits.headersTimeoutMs / 4 + slackMs
 /** Node keeps an idle keep-alive socket 1 s past the timeout it advertises, so a client reusing it at the last moment does not race the close. */
-const keepAliveLimitMs = limits.keepAliveTimeoutMs + 1_000 + slackMs
+const keepAliveLimitMs = slowClientLimits.keepAliveTimeoutMs + 1_000 + slackMs
 
 let servers: HardenedServer[] = []
 
 beforeAll(async () => {
-  servers = [await startRest(limits), await startHostedMcp(limits), await startSeller(limits)]
+  servers = [await startRest(slowClientLimits), await startHostedMcp(slowClientLimits), await startSeller(slowClientLimits)]
 })
 afterAll(() => Promise.all(servers.map((server) => server.close())))
 
