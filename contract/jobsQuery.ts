@@ -12,7 +12,7 @@ export const jobsLimit = { default: 50 } as const
  * repeated one arrives as an array and is refused. Documented as the primitive is (a pipe has no
  * OpenAPI form of its own).
  */
-function once<schema extends z.ZodTypeAny>(schema: schema, { description, example }: { description: string; example: string }) {
+export function once<schema extends z.ZodTypeAny>(schema: schema, { description, example }: { description: string; example: string }) {
   const { description: _, ...documented } = generateSchema(schema)
   return extendApi(z.string({ invalid_type_error: 'Give the parameter once.' }).pipe(schema).optional().describe(description), {
     ...documented,

@@ -1,4 +1,6 @@
 import { generateOpenApi } from '@ts-rest/open-api'
+import { generateSchema } from '@anatine/zod-openapi'
+import { isAppRouteOtherResponse, type AppRoute } from '@ts-rest/core'
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts'
 import packageJson from '../package.json' with { type: 'json' }
 import { marketContract } from './router.ts'
@@ -19,11 +21,16 @@ const tags = [
   { name: 'buyers', description: 'The jobs of one buyer.' },
   { name: 'stats', description: 'Aggregate counters.' },
   { name: 'transactions', description: 'From a transaction hash to the jobs and services it touched.' },
+  { name: 'events', description: 'The live feed: changes pushed as they are indexed (Server-Sent Events).' },
 ]
 
-function describeResponses(operation: OperationObject): OperationObject {
-  for (const [status, response] of Object.entries(operation.responses))
+function describeResponses(operation: OperationObject, route: AppRoute): OperationObject {
+  for (const [status, response] of Object.entries(operation.responses)) {
     response.description = responseDescriptions[status] ?? response.description
+    const declared = route.responses[Number(status)]
+    // The generator names every body JSON; a stream's is its own media type, each event one item of it.
+    if (declared !== undefined && isAppRouteOtherResponse(declared)) response.content = { [declared.contentType]: { schema: generateSchema(declared.body as Parameters<typeof generateSchema>[0]) } }
+  }
   return operation
 }
 

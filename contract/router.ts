@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { BuyerSchema } from './buyer.ts'
 import { JobDisputeSchema } from './disputeEvent.ts'
 import { ErrorBodySchema } from './error.ts'
+import { EventsQuerySchema, FeedEventSchema } from './feed.ts'
 import { HealthSchema } from './health.ts'
 import { JobDetailSchema, refineJobKeys } from './job.ts'
 import { BuyerQuerySchema, JobsQuerySchema, SellerQuerySchema } from './jobsQuery.ts'
@@ -183,6 +184,25 @@ export const marketContract = c.router(
         summary: 'Find what a transaction did',
         description:
           "The market events a transaction emitted (job events, the arbiter's about a dispute among them, and registry events), each with the job or service it is about: the way from a transaction hash to its jobs and services. 400 when `hash` is not 0x followed by 64 hex digits (any case); 404 when the indexer holds no market event of that transaction.",
+      },
+    },
+    events: {
+      streamEvents: {
+        method: 'GET',
+        path: '/v1/events',
+        query: EventsQuerySchema,
+        responses: {
+          200: c.otherResponse({ contentType: 'text/event-stream', body: FeedEventSchema }),
+          400: ErrorBodySchema,
+          429: ErrorBodySchema,
+          503: ErrorBodySchema,
+        },
+        summary: 'Live feed of job and service changes',
+        description:
+          'Server-Sent Events: each change the indexer applies, as it applies it. A `job` or `service` event holds the whole record as `GET /v1/jobs/:id` or `GET /v1/services/:id` answers it, with `change` and the chain position; a `head` event follows each indexed block, so a filtered stream still moves its id on. ' +
+          'The event id is a chain cursor: send it back as `Last-Event-ID` (or `?after=`) to get every change after it, on any replica. A cursor on a branch the chain left gets a `reorg` event first; one too old for the kept history, or of another chain, gets one `reset` event (read the REST API again). ' +
+          'A comment every 15 s keeps the connection alive; a stream ends after its longest life, or when its client stops reading, and is resumed from its id. ' +
+          'Refusals come before the stream, as JSON: 400 for a bad filter or id, 429 with `Retry-After` over the caps on streams per client address and in total, 503 until the initial back-fill is done.',
       },
     },
   },

@@ -26,14 +26,17 @@ export type CreateMarketRouterParameters = {
   answers: AnswerHooks
 }
 
-export type CreateMarketRouterReturnType = RouterImplementation<MarketContract>
+/** The routes answered with JSON through ts-rest; the event stream is a plugin of its own (registerEventStream). */
+export type JsonContract = Omit<MarketContract, 'events'>
+
+export type CreateMarketRouterReturnType = RouterImplementation<JsonContract>
 
 const s = initServer()
 
 const jsonType = 'application/json; charset=utf-8'
 
 /**
- * The contract's routes for `s.plugin`: one handler per route, each reading the indexer's store.
+ * The contract's JSON routes for `s.plugin`: one handler per route, each reading the indexer's store.
  * ts-rest validates every part of a request the contract declares and sends the handler's
  * `{ status, body }`; the route's `onRequest` hook asks the handler's `version` first, so a 304
  * or a kept body never reaches it.
@@ -51,8 +54,9 @@ export function createMarketRouter({ store, answers }: CreateMarketRouterParamet
     },
     handler: async (input: Parameters<typeof answer>[0]) => answer(input),
   })
-  const { health, services, jobs, sellers, buyers, stats, transactions } = marketContract
-  return s.router(marketContract, {
+  const { events: _, ...jsonContract } = marketContract
+  const { health, services, jobs, sellers, buyers, stats, transactions } = jsonContract
+  return s.router(jsonContract, {
     health: { getHealth: route(health.getHealth, getHealthHandler({ store })) },
     services: {
       listServices: route(services.listServices, listServicesHandler({ store })),
