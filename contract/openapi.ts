@@ -21,7 +21,7 @@ const tags = [
   { name: 'buyers', description: 'The jobs of one buyer.' },
   { name: 'stats', description: 'Aggregate counters.' },
   { name: 'transactions', description: 'From a transaction hash to the jobs and services it touched.' },
-  { name: 'events', description: 'The live feed: changes pushed as they are indexed (Server-Sent Events).' },
+  { name: 'feed', description: 'The live feed: changes pushed as they are indexed (Server-Sent Events).' },
 ]
 
 function describeResponses(operation: OperationObject, route: AppRoute): OperationObject {

@@ -186,7 +186,7 @@ export const marketContract = c.router(
           "The market events a transaction emitted (job events, the arbiter's about a dispute among them, and registry events), each with the job or service it is about: the way from a transaction hash to its jobs and services. 400 when `hash` is not 0x followed by 64 hex digits (any case); 404 when the indexer holds no market event of that transaction.",
       },
     },
-    events: {
+    feed: {
       streamEvents: {
         method: 'GET',
         path: '/v1/events',

@@ -27,7 +27,7 @@ export type CreateMarketRouterParameters = {
 }
 
 /** The routes answered with JSON through ts-rest; the event stream is a plugin of its own (registerEventStream). */
-export type JsonContract = Omit<MarketContract, 'events'>
+export type JsonContract = Omit<MarketContract, 'feed'>
 
 export type CreateMarketRouterReturnType = RouterImplementation<JsonContract>
 
@@ -54,7 +54,7 @@ export function createMarketRouter({ store, answers }: CreateMarketRouterParamet
     },
     handler: async (input: Parameters<typeof answer>[0]) => answer(input),
   })
-  const { events: _, ...jsonContract } = marketContract
+  const { feed: _, ...jsonContract } = marketContract
   const { health, services, jobs, sellers, buyers, stats, transactions } = jsonContract
   return s.router(jsonContract, {
     health: { getHealth: route(health.getHealth, getHealthHandler({ store })) },
