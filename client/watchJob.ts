@@ -109,8 +109,9 @@ type PollJobParameters = FollowJobParameters & { pollingInterval: number }
 async function* pollJob(client: MarketClient, { id, watched, signal, pollingInterval, until }: PollJobParameters): WatchJobReturnType {
   for (;;) {
     await sleep(pollingInterval, signal)
-    const job = await readJob(client, { id, watched, signal })
     if (signal?.aborted === true) return
+    // undefined after an abort too: the next sleep ends at once.
+    const job = await readJob(client, { id, watched, signal })
     // One source in order: no position to compare, every change of state counts.
     if (job !== undefined && offer(watched, job, undefined)) {
       yield job

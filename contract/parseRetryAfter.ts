@@ -6,6 +6,7 @@ export function parseRetryAfter(value: string | null | undefined, { now = Date.n
   const text = value?.trim()
   if (text === undefined || text === '') return undefined
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1_000
-  const date = Date.parse(text)
+  // An HTTP date names its month; Date.parse alone would read "-1" as a year.
+  const date = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
