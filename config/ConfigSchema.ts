@@ -198,6 +198,12 @@ export const ConfigSchema = z.object({
   rateLimit: textField('a whole number of requests per minute (0 for no limit)', safeInteger(0, 1_000_000_000)),
   /** Connections one client address may hold open on each server (trusted proxies excepted). 0: no cap. */
   maxClientConnections: textField('a whole number of connections (0 for no cap)', safeInteger(0, 1_000_000)),
+  /** Live-feed streams (`GET /v1/events`) one server holds at once: each holds a connection, so well below the server's 512. */
+  maxStreams: textField('a whole number of streams', safeInteger(1, 1_000_000)),
+  /** Live-feed streams one client address may hold (trusted proxies count their clients); a page needs one. */
+  maxClientStreams: textField('a whole number of streams', safeInteger(1, 1_000_000)),
+  /** Seconds after which a live-feed stream ends and its client resumes from its id, so that streams spread over replicas again. */
+  streamLifetime: textField('a whole number of seconds from 1 to 86400', safeInteger(1, 86_400)),
   /** 0G's InferenceServing contract, where a service's provider record is read for its TEE verdict; null: none on this chain (every verdict is `none`). */
   inferenceServing: addressField.nullable(),
   /** Where TDX quotes' collateral comes from: Intel's PCS, or an operator's PCCS (the same v4 API). */

@@ -51,6 +51,9 @@ export const configSources = {
   accessLog: { flag: 'access-log', env: 'ACCESS_LOG' },
   rateLimit: { flag: 'rate-limit', env: 'RATE_LIMIT' },
   maxClientConnections: { flag: 'max-client-connections', env: 'MAX_CLIENT_CONNECTIONS' },
+  maxStreams: { flag: 'max-streams', env: 'MAX_STREAMS' },
+  maxClientStreams: { flag: 'max-client-streams', env: 'MAX_CLIENT_STREAMS' },
+  streamLifetime: { flag: 'stream-lifetime', env: 'STREAM_LIFETIME' },
   dataDir: { flag: 'data-dir', env: 'DATA_DIR' },
   databaseUrl: { flag: 'database-url', env: 'DATABASE_URL' },
   readOnly: { flag: 'read-only', env: 'READ_ONLY', switch: true },
@@ -81,6 +84,12 @@ const defaults = {
   // A frontend's page load and polls, watchJob's, and the explorer's stay far below both (README, Rate limits).
   rateLimit: '1200',
   maxClientConnections: '64',
+  // Half the server's 512 connections: REST keeps room however many pages follow the feed.
+  maxStreams: '256',
+  // A few tabs of one user, or the users behind one NAT; one stream filters for many jobs.
+  maxClientStreams: '8',
+  // Long enough to cost little in reconnects, short enough that a new replica gets its share within the hour.
+  streamLifetime: '1800',
   databaseUrl: null,
   readOnly: 'off',
   // Intel's own service: an operator with a PCCS of their own (a cache in their network) names it.

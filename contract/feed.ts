@@ -125,6 +125,8 @@ export const ReorgFeedDataSchema = extendApi(
 
 export const feedResetReasons = ['cursor_too_old', 'other_chain', 'unknown_block'] as const
 
+export type FeedResetReason = (typeof feedResetReasons)[number]
+
 export const ResetFeedDataSchema = extendApi(
   z
     .object({

@@ -27,6 +27,7 @@ import { readServingOptions } from '../platform/serving/readServingOptions.ts'
 import { toExplorerSite } from './explorer/ExplorerSite.ts'
 import { startServiceTeeChecking } from './tee/startServiceTeeChecking.ts'
 import { readExplorerAssets } from './explorer/readExplorerAssets.ts'
+import { createLiveFeed } from './feed/createLiveFeed.ts'
 
 export type StartRestIndexerParameters = {
   mode: AppMode
@@ -49,6 +50,9 @@ export type StartRestIndexerReturnType = {
   store: StoreReader
   stop: () => Promise<void>
 }
+
+/** Events kept for resumption: minutes of a busy market, tens of MB at most. */
+const feedJournalLimits = { maxEntries: 10_000, maxChars: 32 * 1_048_576 }
 
 /**
  * The indexer and its REST API: starts following the chain, and listens at once on the configured
@@ -84,7 +88,9 @@ export async function startRestIndexer(
     network: config.network,
     // A writer commits what each window changed; a replica and an index in memory only keep no such list.
     trackChanges: keepsIndex(config) && !config.readOnly,
+    onListenerError: (error) => log.error({ err: error instanceof Error ? error.message : String(error) }, 'the live feed failed to take a batch'),
   })
+  const feed = createLiveFeed({ store, chainId: config.chainId, journal: feedJournalLimits })
   const building = Promise.all([buildDocsHtml({ openApiPath, title }), readExplorerAssets()]).then(async ([docsHtml, assets]) => {
     const app = buildApp({
       store,
@@ -98,6 +104,10 @@ export async function startRestIndexer(
       rateLimit: { max: config.rateLimit },
       metrics: registry === undefined ? undefined : { registry, route: config.metrics === 'on' },
       serving,
+      feed: {
+        feed,
+        settings: { maxStreams: config.maxStreams, maxClientStreams: config.maxClientStreams, lifetimeMs: config.streamLifetime * 1000 },
+      },
     })
     await app.ready()
     return app
@@ -145,6 +155,7 @@ export async function startRestIndexer(
       store: source.store,
       stop: async () => {
         unwatch()
+        feed.stop()
         await app.close()
         await metricsServer?.close()
         await teeChecking.stop()

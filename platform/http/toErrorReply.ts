@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import type { ErrorBody } from '../../contract/error.ts'
 import type { BaseError } from '../../errors/BaseError.ts'
 import { ChainIdMismatchError } from '../../errors/chain.ts'
+import { FeedNotReadyError, TooManyStreamsError } from '../../errors/feed.ts'
 import {
   ExpectationFailedError,
   HeadersTooLargeError,
@@ -40,6 +41,7 @@ const statusByClass: ReadonlyArray<readonly [ErrorClass, number]> = [
   [RequestTimeoutError, 408],
   [ExpectationFailedError, 417],
   [RateLimitedError, 429],
+  [TooManyStreamsError, 429],
   [HeadersTooLargeError, 431],
   [ServiceNotFoundError, 404],
   [JobNotFoundError, 404],
@@ -49,6 +51,7 @@ const statusByClass: ReadonlyArray<readonly [ErrorClass, number]> = [
   [RouteNotFoundError, 404],
   [MethodNotAllowedError, 405],
   [ChainIdMismatchError, 503],
+  [FeedNotReadyError, 503],
 ]
 
 /**
@@ -60,7 +63,13 @@ export function toErrorReply(error: unknown): ErrorReply {
   for (const [errorClass, status] of statusByClass) {
     if (error instanceof errorClass) {
       const headers: Record<string, string> =
-        error instanceof MethodNotAllowedError ? { allow: error.allowed.join(', ') } : error instanceof RateLimitedError ? toRateLimitHeaders(error) : {}
+        error instanceof MethodNotAllowedError
+          ? { allow: error.allowed.join(', ') }
+          : error instanceof RateLimitedError
+            ? toRateLimitHeaders(error)
+            : error instanceof TooManyStreamsError || error instanceof FeedNotReadyError
+              ? { 'retry-after': String(error.retryAfterSeconds) }
+              : {}
       return { status, headers, body: { error: { code: error.code, message: error.message } } }
     }
   }

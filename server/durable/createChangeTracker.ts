@@ -1,20 +1,28 @@
+import type { BatchWatch } from '../store/createBatchWatch.ts'
 import type { ChangeTracker } from '../store/ChangeTracker.ts'
 
 export type CreateChangeTrackerParameters = {
   /** Whether to keep anything (the durable store's writer does; a replica and a store in memory do not). */
   enabled: boolean
+  /** Told of every change, restores included: what the store's batch listeners see. */
+  batches: Pick<BatchWatch, 'serviceChanged' | 'jobChanged'>
 }
 
-/** Keeps the ids of changed records in memory until the durable store's committer takes them. */
-export function createChangeTracker({ enabled }: CreateChangeTrackerParameters): ChangeTracker {
+/**
+ * Keeps the ids of changed records in memory until the durable store's committer takes them, and
+ * passes every change on to the batch watch (a replica's restores are its only changes).
+ */
+export function createChangeTracker({ enabled, batches }: CreateChangeTrackerParameters): ChangeTracker {
   let serviceIds = new Set<bigint>()
   let jobIds = new Set<bigint>()
   let tracking = enabled
   return {
     serviceChanged(serviceId) {
+      batches.serviceChanged(serviceId)
       if (tracking) serviceIds.add(serviceId)
     },
     jobChanged({ job }) {
+      batches.jobChanged(() => BigInt(job.jobId))
       if (tracking) jobIds.add(BigInt(job.jobId))
     },
     untracked(restore) {

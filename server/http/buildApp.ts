@@ -25,6 +25,7 @@ import type { OperatorMetrics } from '../../platform/metrics/OperatorMetrics.ts'
 import { registerSwaggerUiRoutes, swaggerUiPaths } from './registerSwaggerUiRoutes.ts'
 import { explorerPaths, registerExplorerRoutes, type RegisterExplorerRoutesParameters } from '../explorer/registerExplorerRoutes.ts'
 import { AccessLogController } from '../../platform/logging/AccessLogController.ts'
+import { registerEventStream, type RegisterEventStreamParameters } from './registerEventStream.ts'
 
 /**
  * `production` trusts the compiled serializers; `development` also checks every response body
@@ -54,6 +55,8 @@ export type BuildAppParameters = {
   explorer?: Omit<RegisterExplorerRoutesParameters, 'answers'> | undefined
   /** HTTPS and the trusted proxies (see readServingOptions); plain HTTP, trusting no proxy, unless given. */
   serving?: ServingOptions | undefined
+  /** The live feed at `/v1/events` (see registerEventStream); left out, that path is a 404. */
+  feed?: Omit<RegisterEventStreamParameters, 'store'> | undefined
 }
 
 export type BuildAppReturnType = FastifyInstance
@@ -75,7 +78,7 @@ const probePaths = [marketContract.health.getHealth.path, readinessPath, metrics
  * (CORS, ETags and kept bodies, compression, compiled response schemas, error shapes, 405 guards)
  * are hooks and handlers of the app around it, one call per concern.
  */
-export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits, rateLimit, metrics, accessLog = mode === 'development', explorer, serving }: BuildAppParameters): BuildAppReturnType {
+export function buildApp({ store, mode, openApiText, docsHtml, logger = false, limits, rateLimit, metrics, accessLog = mode === 'development', explorer, serving, feed }: BuildAppParameters): BuildAppReturnType {
   const app = Fastify({
     ...toFastifyServing(serving),
     ...(logger === false ? { logger: false } : { loggerInstance: logger as FastifyBaseLogger }),
@@ -100,6 +103,7 @@ export function buildApp({ store, mode, openApiText, docsHtml, logger = false, l
     responseValidation: mode === 'development',
     requestValidationErrorHandler: handleRequestValidationError,
   })
+  if (feed) registerEventStream(app, { ...feed, store })
   registerDocsRoutes(app, { openApiText, docsHtml, answers })
   registerSwaggerUiRoutes(app, { answers })
   if (explorer) registerExplorerRoutes(app, { ...explorer, answers })

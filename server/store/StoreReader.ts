@@ -134,6 +134,8 @@ export type StoreReader = {
   readonly jobIds: bigint[]
   readonly counters: Readonly<StoreCounters>
   readonly sync: Readonly<StoreSync>
+  /** The hashes of the last blocks applied (number → hash), oldest first: the branch the store stands on. */
+  readonly recentBlocks: ReadonlyMap<bigint, Hash>
   /** Every service, ascending by id; the same array until a service changes. */
   serviceList(): readonly Service[]
   sellerServiceIds(seller: string): readonly bigint[]
@@ -153,4 +155,16 @@ export type StoreReader = {
   teeEvidence(serviceId: bigint): TeeEvidence | undefined
   /** Every verdict, ascending by serviceId; the same array until one changes. */
   teeVerdictList(): readonly TeeVerdict[]
+  /**
+   * Calls `listener` each time a batch of changes is whole: a window's slice applied (with the
+   * re-read after a rollback), a poll's repairs, a replica's catch-up or a load. Returns the
+   * function that stops it.
+   */
+  watchBatches(listener: (batch: StoreBatch) => void): () => void
+}
+
+/** The records a batch changed (written, rolled back or removed), each id once. */
+export type StoreBatch = {
+  serviceIds: readonly bigint[]
+  jobIds: readonly bigint[]
 }

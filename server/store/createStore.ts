@@ -1,4 +1,5 @@
 import { createChangeTracker } from '../durable/createChangeTracker.ts'
+import { createBatchWatch } from './createBatchWatch.ts'
 import { createStoreSnapshots } from '../durable/createStoreSnapshots.ts'
 import { createJobRecords } from './createJobRecords.ts'
 import { createRollback } from './createRollback.ts'
@@ -20,6 +21,8 @@ export type CreateStoreParameters = {
   recentBlockLimit?: number
   /** Keep the ids of changed records for `takeChanges` (the durable store's writer does). */
   trackChanges?: boolean
+  /** Told when a batch listener throws (see watchBatches); the write it followed stands. */
+  onListenerError?: (error: unknown) => void
   now?: () => number
 }
 
@@ -40,6 +43,7 @@ export function createStore({
   network,
   recentBlockLimit = 64,
   trackChanges = false,
+  onListenerError = () => undefined,
   now = Date.now,
 }: CreateStoreParameters): Store {
   const counters: StoreCounters = {
@@ -55,7 +59,8 @@ export function createStore({
     version += 1
     return version
   }
-  const changes = createChangeTracker({ enabled: trackChanges })
+  const batches = createBatchWatch({ onListenerError })
+  const changes = createChangeTracker({ enabled: trackChanges, batches })
   const services = createServiceRecords({ counters, changed, changes })
   const jobs = createJobRecords({ counters, changed, changes })
   const syncState = createSyncState({ pollIntervalMs, chainId, network, recentBlockLimit, changed, now })
@@ -86,6 +91,7 @@ export function createStore({
     teeVerdict: teeVerdicts.teeVerdict,
     teeEvidence: teeVerdicts.teeEvidence,
     teeVerdictList: teeVerdicts.teeVerdictList,
+    watchBatches: batches.watch,
     transactionRecords: (transactionHash) => ({ jobs: jobs.transactionJobs(transactionHash), services: services.transactionServices(transactionHash) }),
 
     staleServiceIds: services.stale,
@@ -98,9 +104,15 @@ export function createStore({
     putTeeVerdict: teeVerdicts.putTeeVerdict,
 
     recentBlocks: syncState.recentBlocks,
-    advance: syncState.advance,
+    advance(block, creations) {
+      syncState.advance(block, creations)
+      batches.end()
+    },
     headSeen: syncState.headSeen,
-    polled: syncState.polled,
+    polled(poll) {
+      syncState.polled(poll)
+      batches.end()
+    },
     nodesStalled: syncState.nodesStalled,
     pollFailed: syncState.pollFailed,
     servingChain: syncState.servingChain,
@@ -115,6 +127,7 @@ export function createStore({
       jobs.clear()
       syncState.clear()
       teeVerdicts.clear()
+      batches.end()
     },
 
     takeChanges: snapshots.takeChanges,
@@ -123,6 +136,9 @@ export function createStore({
     syncSnapshot: snapshots.syncSnapshot,
     restoreService: snapshots.restoreService,
     restoreJob: snapshots.restoreJob,
-    restoreSync: snapshots.restoreSync,
+    restoreSync(snapshot) {
+      snapshots.restoreSync(snapshot)
+      batches.end()
+    },
   }
 }
