@@ -138,21 +138,25 @@ export const ResetFeedDataSchema = extendApi(
   { title: 'ResetFeedData' },
 )
 
-const frame = <type extends FeedEventType, data extends z.ZodTypeAny>(event: type, data: data, id: 'always' | 'never' | 'sometimes') =>
-  z.object({
-    event: z.literal(event),
-    ...(id === 'never' ? {} : { id: id === 'always' ? FeedCursorSchema : FeedCursorSchema.optional() }),
-    data,
-  })
+/** A frame's fields: its `event`, its `id` when the type has one (a schema, to keep its type), its JSON `data`. */
+function frame<type extends FeedEventType, data extends z.ZodTypeAny>(event: type, data: data): z.ZodObject<{ event: z.ZodLiteral<type>; data: data }>
+function frame<type extends FeedEventType, data extends z.ZodTypeAny, id extends z.ZodTypeAny>(
+  event: type,
+  data: data,
+  id: id,
+): z.ZodObject<{ event: z.ZodLiteral<type>; id: id; data: data }>
+function frame(event: FeedEventType, data: z.ZodTypeAny, id?: z.ZodTypeAny): z.ZodTypeAny {
+  return z.object({ event: z.literal(event), ...(id === undefined ? {} : { id }), data })
+}
 
 /** One Server-Sent Event of `GET /v1/events`: its `event`, `id` and JSON `data`. */
 export const FeedEventSchema = extendApi(
   z.union([
-    frame('job', JobFeedDataSchema, 'sometimes'),
-    frame('service', ServiceFeedDataSchema, 'sometimes'),
-    frame('head', HeadFeedDataSchema, 'always'),
-    frame('reorg', ReorgFeedDataSchema, 'never'),
-    frame('reset', ResetFeedDataSchema, 'always'),
+    frame('job', JobFeedDataSchema, FeedCursorSchema.optional()),
+    frame('service', ServiceFeedDataSchema, FeedCursorSchema.optional()),
+    frame('head', HeadFeedDataSchema, FeedCursorSchema),
+    frame('reorg', ReorgFeedDataSchema),
+    frame('reset', ResetFeedDataSchema, FeedCursorSchema),
   ]),
   { title: 'FeedEvent', description: 'One Server-Sent Event: `event:` is the type, `id:` the cursor (absent on a reorg and its corrections), `data:` this JSON.' },
 )
