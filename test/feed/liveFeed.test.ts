@@ -84,7 +84,7 @@ test('default: a job created, settled (attested and settled in one transaction) 
   expect(stream.headers['cache-control']).toBe('no-cache, no-transform')
   expect(stream.headers['content-encoding']).toBeUndefined()
   expect(stream.text.startsWith('retry: ')).toBe(true)
-  expect(await (await fetch(`${baseUrl}/metrics`)).text()).toMatch(/^feed_streams 1$/m)
+  expect(await (await fetch(`${baseUrl}/metrics`)).text()).toMatch(/^feed_streams{service="rest"} 1$/m)
 
   const serviceId = await market.registerService()
   const registered = await stream.waitFor((event) => event.event === 'service' && event.data.serviceId === String(serviceId))
