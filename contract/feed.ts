@@ -119,7 +119,9 @@ export const ReorgFeedDataSchema = extendApi(
       ancestor: BlockSchema.describe('The last block both branches share.'),
       depth: z.number().int().min(1).describe('Blocks given up, from the last one this stream stood on down to the ancestor.'),
     })
-    .describe('The chain reorganised: the corrected state of every record that changed follows (`removed` for what is gone), without ids, then the new branch.'),
+    .describe(
+      'The chain reorganised: the corrected state of every record that changed follows (`removed` for what is gone), then the new branch. Sent without an id, as are the corrections on a stream resumed from a given-up block: a client cut off among them resumes from its last id and gets them again.',
+    ),
   { title: 'ReorgFeedData' },
 )
 

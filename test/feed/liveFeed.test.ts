@@ -4,6 +4,7 @@ import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { createMarketDriver, type MarketDriver } from '../indexer/support/createMarketDriver.ts'
 import { spawnEntryPoint, type SpawnedEntryPoint } from '../rest/spawnEntryPoint.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
+import { eventually } from '../support/eventually.ts'
 import { getFreePort } from '../support/getFreePort.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { openEventStream, type OpenedEventStream, type ReceivedEvent } from './support/openEventStream.ts'
@@ -51,16 +52,6 @@ async function rest(path: string): Promise<unknown> {
   return response.json()
 }
 
-async function eventually(check: () => Promise<void>, timeoutMs = 60_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    try {
-      return await check()
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
-}
 
 const isJob = (jobId: bigint, stateName?: string) => (event: ReceivedEvent) =>
   event.event === 'job' && event.data.jobId === String(jobId) && (stateName === undefined || event.data.job?.stateName === stateName)
@@ -84,6 +75,7 @@ test('default: a job created, settled (attested and settled in one transaction) 
   expect(stream.headers['cache-control']).toBe('no-cache, no-transform')
   expect(stream.headers['content-encoding']).toBeUndefined()
   expect(stream.text.startsWith('retry: ')).toBe(true)
+  expect(await (await fetch(`${baseUrl}/metrics`)).text()).toMatch(/^feed_streams{service="rest"} 1$/m)
 
   const serviceId = await market.registerService()
   const registered = await stream.waitFor((event) => event.event === 'service' && event.data.serviceId === String(serviceId))

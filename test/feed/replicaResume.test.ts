@@ -3,6 +3,7 @@ import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { spawnServer, type SpawnedServer } from '../durable/support/spawnServer.ts'
 import { createMarketDriver, type MarketDriver } from '../indexer/support/createMarketDriver.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
+import { eventually } from '../support/eventually.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { startTestPostgres, type TestPostgres } from '../support/startTestPostgres.ts'
 import { openEventStream, type OpenedEventStream, type ReceivedEvent } from './support/openEventStream.ts'
@@ -40,16 +41,6 @@ async function open(url: string, headers: Record<string, string> = {}): Promise<
   return stream
 }
 
-async function eventually(check: () => Promise<void>, timeoutMs = 60_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    try {
-      return await check()
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
-}
 
 const isJob = (jobId: bigint, stateName: string) => (event: ReceivedEvent) => event.event === 'job' && event.data.jobId === String(jobId) && event.data.job?.stateName === stateName
 
