@@ -5,12 +5,10 @@ import { watchJob } from '../../client/watchJob.ts'
 import type { MarketEvent } from '../../client/parseFeedEvent.ts'
 import type { JobStateName } from '../../contract/job.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
-import { createMarketDriver, type MarketDriver } from '../indexer/support/createMarketDriver.ts'
+import type { MarketDriver } from '../indexer/support/createMarketDriver.ts'
 import { startTcpProxy, type TcpProxy } from '../indexer/support/startTcpProxy.ts'
-import { spawnEntryPoint, type SpawnedEntryPoint } from '../rest/spawnEntryPoint.ts'
-import { deploymentArgv } from '../support/deploymentArgv.ts'
-import { getFreePort } from '../support/getFreePort.ts'
-import { startTestDevnet } from '../support/startTestDevnet.ts'
+import type { SpawnedEntryPoint } from '../rest/spawnEntryPoint.ts'
+import { serveOwnDevnet } from '../support/serveOwnDevnet.ts'
 
 // The typed client through the real entry point: `npm run serve` at its default settings over a
 // devnet of the test's own (it mines, snapshots and reverts). Every event is checked against the
@@ -24,15 +22,9 @@ let baseUrl: string
 let client: MarketClient
 
 beforeAll(async () => {
-  devnet = await startTestDevnet({ seed: false })
-  market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
-  const port = await getFreePort()
-  serve = spawnEntryPoint(['dist/app/serve.js', '--network', 'devnet', '--rpc-url', devnet.rpcUrl, ...deploymentArgv(devnet.deployment), '--port', String(port)])
-  await serve.waitFor(/serving on http:\/\/127\.0\.0\.1:\d+/)
-  baseUrl = `http://127.0.0.1:${port}`
-  while ((await fetch(`${baseUrl}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
+  ;({ devnet, market, serve, baseUrl } = await serveOwnDevnet())
   client = createMarketClient({ baseUrl, validateResponse: true })
-  proxy = await startTcpProxy({ target: { host: '127.0.0.1', port } })
+  proxy = await startTcpProxy({ target: { host: '127.0.0.1', port: Number(new URL(baseUrl).port) } })
 })
 
 afterAll(async () => {

@@ -1,12 +1,10 @@
 import { createPublicClient, http, parseEther } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
-import { createMarketDriver, type MarketDriver } from '../indexer/support/createMarketDriver.ts'
-import { spawnEntryPoint, type SpawnedEntryPoint } from '../rest/spawnEntryPoint.ts'
-import { deploymentArgv } from '../support/deploymentArgv.ts'
+import type { MarketDriver } from '../indexer/support/createMarketDriver.ts'
+import type { SpawnedEntryPoint } from '../rest/spawnEntryPoint.ts'
 import { eventually } from '../support/eventually.ts'
-import { getFreePort } from '../support/getFreePort.ts'
-import { startTestDevnet } from '../support/startTestDevnet.ts'
+import { serveOwnDevnet } from '../support/serveOwnDevnet.ts'
 import { openEventStream, type OpenedEventStream, type ReceivedEvent } from './support/openEventStream.ts'
 
 // `npm run serve` as an operator runs it, at its default settings, over a devnet of the test's
@@ -20,13 +18,7 @@ let baseUrl: string
 const streams: OpenedEventStream[] = []
 
 beforeAll(async () => {
-  devnet = await startTestDevnet({ seed: false })
-  market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
-  const port = await getFreePort()
-  serve = spawnEntryPoint(['dist/app/serve.js', '--network', 'devnet', '--rpc-url', devnet.rpcUrl, ...deploymentArgv(devnet.deployment), '--port', String(port)])
-  await serve.waitFor(/serving on http:\/\/127\.0\.0\.1:\d+/)
-  baseUrl = `http://127.0.0.1:${port}`
-  await eventually(async () => expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200))
+  ;({ devnet, market, serve, baseUrl } = await serveOwnDevnet())
 })
 
 // One address holds at most 8 streams (--max-client-streams): each test closes its own.
