@@ -36,10 +36,11 @@ export type WatchJobReturnType = AsyncGenerator<JobDetail, void, undefined>
  * does not know yet (404, e.g. just created) is waited for.
  *
  * Against an indexer without the feed (`/v1/events` answers 404), or when the feed fails in a way
- * that waiting does not mend (another refusal, an answer that is not the feed), it polls instead,
- * as before the feed: a conditional GET every `pollingInterval` (`If-None-Match` with the last
- * ETag, so while nothing changes the indexer answers 304 with no body). A REST answer other than
- * 200, 304 or 404, or no answer, throws a `JobWatchError`.
+ * that waiting does not mend (another refusal, an answer that is not the feed), or for a client
+ * that `createMarketClient` did not make (it knows no feed), it polls instead, as before the
+ * feed: a conditional GET every `pollingInterval` (`If-None-Match` with the last ETag, so while
+ * nothing changes the indexer answers 304 with no body). A REST answer other than 200, 304 or
+ * 404, or no answer, throws a `JobWatchError`; an abort ends the iteration quietly.
  *
  * ```ts
  * for await (const job of watchJob(client, { jobId: '42', signal })) console.log(job.stateName)
