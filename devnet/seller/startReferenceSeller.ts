@@ -7,10 +7,11 @@ import type { ServingSettings } from '../../platform/serving/readServingOptions.
 import { answerPendingJobs } from './answerPendingJobs.ts'
 import type { SellerBackend } from './backends/SellerBackend.ts'
 import { createBuiltinBackend } from './backends/createBuiltinBackend.ts'
-import { createJobCreatedScanner } from './createJobCreatedScanner.ts'
+import { createChainJobSource } from './createChainJobSource.ts'
 import { createSellerStore } from './createSellerStore.ts'
 import { type KeyLike, createSellerWallets, toAccount } from './createSellerWallets.ts'
 import { describeFirstLine } from './describeFirstLine.ts'
+import type { JobSource } from './JobSource.ts'
 import { serveOutputs } from './serveOutputs.ts'
 import type { Attester } from '../tee/createAttester.ts'
 import { settleRecordedOutput } from './settleRecordedOutput.ts'
@@ -121,41 +122,49 @@ export async function startReferenceSeller({
 
   let stopped = false
   const isStopped = (): boolean => stopped
-  const scanner = createJobCreatedScanner(publicClient, {
+  // A wake-up that comes while a pass runs is kept, so the next pass starts at once.
+  let woken = false
+  let endSleep: () => void = () => {}
+  const wake = (): void => {
+    woken = true
+    endSleep()
+  }
+  const serviceIds = [...wallets.serviceWallets.keys()]
+  const source: JobSource = createChainJobSource(publicClient, {
     escrow: deployment.escrow,
-    serviceIds: [...wallets.serviceWallets.keys()],
+    serviceIds,
     fromBlock: fromBlock ?? store.resumeBlock() ?? BigInt(deployment.deployBlock),
     maxBlockRange,
     isStopped,
     log,
+    store,
   })
   const lastErrors = new Map<bigint, string>()
-  let wake: () => void = () => {}
   let passed: () => void = () => {}
   const firstPass = new Promise<void>((resolve) => (passed = resolve))
 
   const loop = (async (): Promise<void> => {
     while (!stopped) {
-      await scanner.scan()
-      await answerPendingJobs(publicClient, { ...wallets, deployment, backend, store, pending: scanner.pending, lastErrors, isStopped, log })
+      await source.refresh()
+      await answerPendingJobs(publicClient, { ...wallets, deployment, backend, store, pending: source.pending, lastErrors, isStopped, log })
       passed()
-      // Resume where no job can be missed: the oldest job still queued, else past the scan.
-      let resume = scanner.nextBlock
-      for (const job of scanner.pending.values()) if (job.blockNumber < resume) resume = job.blockNumber
       try {
-        store.setResumeBlock(resume)
+        source.save()
       } catch (error) {
         // Only the restart shortcut is lost: a later tick writes it again.
         log(`saving the scan position failed: ${describeFirstLine(error)}`)
       }
       if (stopped) return
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollingIntervalMs)
-        wake = () => {
-          clearTimeout(timer)
-          resolve()
-        }
-      })
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pollingIntervalMs)
+          endSleep = () => {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+      }
+      woken = false
     }
   })()
 
@@ -171,6 +180,7 @@ export async function startReferenceSeller({
       stopped = true
       wake()
       await loop
+      await source.stop()
       await server.close()
     },
   }
