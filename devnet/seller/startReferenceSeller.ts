@@ -8,6 +8,7 @@ import { answerPendingJobs } from './answerPendingJobs.ts'
 import type { SellerBackend } from './backends/SellerBackend.ts'
 import { createBuiltinBackend } from './backends/createBuiltinBackend.ts'
 import { createChainJobSource } from './createChainJobSource.ts'
+import { createFeedJobSource } from './createFeedJobSource.ts'
 import { createSellerStore } from './createSellerStore.ts'
 import { type KeyLike, createSellerWallets, toAccount } from './createSellerWallets.ts'
 import { describeFirstLine } from './describeFirstLine.ts'
@@ -44,6 +45,15 @@ export type StartReferenceSellerParameters = {
   fromBlock?: bigint
   /** JSON file keeping outputs and scan progress across restarts; memory only when absent. */
   stateFile?: string
+  /**
+   * A REST indexer whose live feed (`GET /v1/events`) tells of new jobs, instead of scanning
+   * JobCreated on the node; the jobs are still read and answered through `rpcUrl`.
+   */
+  indexerUrl?: string | undefined
+  /** With `indexerUrl`: the file keeping the feed's cursor across restarts (default `<stateFile>.cursor`, else memory only). */
+  cursorFile?: string | undefined
+  /** With `indexerUrl`: deadline of each request to the indexer, the stream's until its headers (default 10,000 ms). */
+  indexerTimeoutMs?: number
   pollingIntervalMs?: number
   /** Deadline of each call to the node, headers and body (default 10,000 ms). */
   rpcTimeoutMs?: number
@@ -84,6 +94,9 @@ export async function startReferenceSeller({
   backend = createBuiltinBackend(),
   fromBlock,
   stateFile,
+  indexerUrl,
+  cursorFile = stateFile === undefined ? undefined : `${stateFile}.cursor`,
+  indexerTimeoutMs = 10_000,
   pollingIntervalMs = 500,
   rpcTimeoutMs = 10_000,
   maxBlockRange = 5_000n,
@@ -130,15 +143,18 @@ export async function startReferenceSeller({
     endSleep()
   }
   const serviceIds = [...wallets.serviceWallets.keys()]
-  const source: JobSource = createChainJobSource(publicClient, {
-    escrow: deployment.escrow,
-    serviceIds,
-    fromBlock: fromBlock ?? store.resumeBlock() ?? BigInt(deployment.deployBlock),
-    maxBlockRange,
-    isStopped,
-    log,
-    store,
-  })
+  const source: JobSource =
+    indexerUrl === undefined
+      ? createChainJobSource(publicClient, {
+          escrow: deployment.escrow,
+          serviceIds,
+          fromBlock: fromBlock ?? store.resumeBlock() ?? BigInt(deployment.deployBlock),
+          maxBlockRange,
+          isStopped,
+          log,
+          store,
+        })
+      : createFeedJobSource({ indexerUrl, chainId, sellers: wallets.sellers, serviceIds, cursorFile, timeoutMs: indexerTimeoutMs, wake, log })
   const lastErrors = new Map<bigint, string>()
   let passed: () => void = () => {}
   const firstPass = new Promise<void>((resolve) => (passed = resolve))
@@ -152,7 +168,7 @@ export async function startReferenceSeller({
         source.save()
       } catch (error) {
         // Only the restart shortcut is lost: a later tick writes it again.
-        log(`saving the scan position failed: ${describeFirstLine(error)}`)
+        log(`saving the ${indexerUrl === undefined ? 'scan position' : "feed's cursor"} failed: ${describeFirstLine(error)}`)
       }
       if (stopped) return
       if (!woken) {
