@@ -123,6 +123,14 @@ test('an id older than what the journal keeps gets a reset naming the kept range
   ])
 })
 
+test('an indexer restarted (its journal lost) that holds no hash of the id\'s block, below its first head: the id is too old, not off the chain', () => {
+  const chain = createHandStore()
+  const feed = createLiveFeed({ store: chain.store, chainId: 31337, journal: { maxEntries: 100, maxChars: 1_000_000 } })
+  // A back-fill in one window: the store keeps the hash of its last block only.
+  chain.apply('a', 5)
+  expect(openStream(feed, headId('a', 3)).frames()).toMatchObject([{ event: 'reset', data: { reason: 'cursor_too_old', cursor: headId('a', 5) }, id: headId('a', 5) }])
+})
+
 test('an index cleared to back-fill again ends every stream, and the feed starts over once it has caught up', () => {
   const chain = createHandStore()
   const feed = createLiveFeed({ store: chain.store, chainId: 31337, journal: { maxEntries: 100, maxChars: 1_000_000 } })
