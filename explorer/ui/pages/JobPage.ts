@@ -27,13 +27,8 @@ export function JobPage({ jobId }: { jobId: string }) {
   const job = useApi<JobDetail>(`job ${jobId}`, (extraHeaders) => client.jobs.getJob({ params: { id: jobId }, extraHeaders }), {
     pollMs,
     feed,
-    // The event holds the job as GET /v1/jobs/:id serves it.
-    follow: ({ type, data }) =>
-      type !== 'job' || data.jobId !== jobId
-        ? undefined
-        : data.job === null
-          ? { status: 'missing', message: `Job "${jobId}" is no longer on the chain: a reorg took it away.` }
-          : { status: 'ready', data: data.job },
+    // The event holds the job as GET /v1/jobs/:id serves it; a removed one is REST's 404 to tell.
+    follow: ({ type, data }) => (type !== 'job' || data.jobId !== jobId ? undefined : data.job === null ? 'reload' : { status: 'ready', data: data.job }),
   })
   const serviceId = job.status === 'ready' ? job.data.serviceId : undefined
   const service = useApi<Service>(`service ${serviceId}`, async (extraHeaders) =>

@@ -23,13 +23,8 @@ export function ServicePage({ serviceId }: { serviceId: string }) {
   const feed = useFeed({ serviceId })
   const service = useApi<Service>(`service ${serviceId}`, (extraHeaders) => client.services.getService({ params: { id: serviceId }, extraHeaders }), {
     feed,
-    // The event holds the service as GET /v1/services/:id serves it.
-    follow: ({ type, data }) =>
-      type !== 'service'
-        ? undefined
-        : data.service === null
-          ? { status: 'missing', message: `Service "${serviceId}" is no longer on the chain: a reorg took it away.` }
-          : { status: 'ready', data: data.service },
+    // The event holds the service as GET /v1/services/:id serves it; a removed one is REST's 404 to tell.
+    follow: ({ type, data }) => (type !== 'service' ? undefined : data.service === null ? 'reload' : { status: 'ready', data: data.service }),
   })
   // The registry history is not in the event: a change of the service is a reason to read it again.
   const history = useApi<ServiceEventList>(`history ${serviceId}`, (extraHeaders) => client.services.getServiceEvents({ params: { id: serviceId }, extraHeaders }), {
