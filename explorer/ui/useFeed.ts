@@ -35,7 +35,7 @@ const graceMs = 5_000
  * every subscriber; a reorg, a reset, or a stream opened without an id to resume from (whatever
  * changed before it is not replayed) asks them to read REST again. A browser's EventSource gives
  * up on a non-200 answer (429, 503, 404): the page then polls, and opens a new stream after a
- * back-off.
+ * back-off. A hidden tab holds no stream.
  */
 export function useFeed(filters: FeedFilters): Feed {
   const query = new URLSearchParams(filters as Record<string, string>).toString()
@@ -121,11 +121,24 @@ function createFeed(url: string): Feed & { start(): () => void } {
           retryMs = Math.min(retryMs * 2, maxRetryMs)
         }
       }
-      open()
-      return () => {
+      const close = (): void => {
         source?.close()
+        source = undefined
         clearTimeout(retry)
         clearTimeout(grace)
+      }
+      // A hidden tab gives its connection back (a browser holds six to a server over HTTP/1.1,
+      // streams included) and reads nothing; shown again, it opens a stream and reads REST again.
+      const follow = (): void => {
+        if (!document.hidden) return void (source ?? open())
+        close()
+        setMode('connecting')
+      }
+      document.addEventListener('visibilitychange', follow)
+      follow()
+      return () => {
+        document.removeEventListener('visibilitychange', follow)
+        close()
       }
     },
   }
