@@ -118,14 +118,61 @@ test('default: a settlement made while the pages are open reaches the job and ma
   await marketPage.close()
 })
 
-/** Opens streams from this process (the browser's address too) until the indexer refuses one: its per-client cap is then full. */
-async function fillClientStreams(baseUrl: string): Promise<{ refusal: Response; release: () => void }> {
-  const held = new AbortController()
-  for (;;) {
-    const response = await fetch(`${baseUrl}/v1/events`, { signal: held.signal })
-    if (response.status !== 200) return { refusal: response, release: () => held.abort() }
+/**
+ * Opens streams from this process (the browser's address too) until the indexer refuses one: the
+ * per-client cap is then full. `held`: how many it took.
+ */
+async function fillClientStreams(baseUrl: string): Promise<{ held: number; refusal: Response; release: () => void }> {
+  const holder = new AbortController()
+  for (let held = 0; ; held++) {
+    const response = await fetch(`${baseUrl}/v1/events`, { signal: holder.signal })
+    if (response.status !== 200) return { held, refusal: response, release: () => holder.abort() }
   }
 }
+
+/** What the page script uses of the browser's document (the test project's tsconfig has no DOM lib). */
+type PageDocument = { document: { dispatchEvent(event: unknown): boolean }; Event: new (type: string) => unknown }
+
+/** Hides or shows the page as a browser does a background tab: `document.hidden` and a `visibilitychange` event. */
+async function setHidden(page: Page, hidden: boolean): Promise<void> {
+  await page.evaluate((hidden) => {
+    const { document, Event } = globalThis as unknown as PageDocument
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden })
+    document.dispatchEvent(new Event('visibilitychange'))
+  }, hidden)
+}
+
+test('a hidden tab gives its stream back and reads nothing; shown again, it opens a stream and shows what changed meanwhile', async () => {
+  const serviceId = await market.registerService()
+  const jobId = String(await market.createJob({ serviceId }))
+  const page = await browser.context.newPage()
+  const reads = watchReads(page, new RegExp(`^/v1/jobs/${jobId}$`))
+  const streams = watchStreams(page)
+  await page.goto(`${server.baseUrl}/jobs/${jobId}`)
+  await page.locator('h1 [data-feed="live"]').waitFor({ timeout: within })
+  await expect.poll(() => [reads.made, reads.pending]).toEqual([2, 0])
+
+  await setHidden(page, true)
+  await page.locator('h1 [data-feed="connecting"]').waitFor({ timeout: within })
+  // Its stream closed, this client's every stream is free again.
+  await expect
+    .poll(async () => {
+      const { held, release } = await fillClientStreams(server.baseUrl)
+      release()
+      return held
+    }, { timeout: within })
+    .toBe(8)
+  await market.settleJob(BigInt(jobId))
+  await expect.poll(async () => ((await (await fetch(`${server.baseUrl}/v1/jobs/${jobId}`)).json()) as { stateName: string }).stateName).toBe('Settled')
+  await new Promise((resolve) => setTimeout(resolve, 3_000))
+  expect(reads.made, 'a hidden tab does not poll').toBe(2)
+
+  await setHidden(page, false)
+  await page.locator('h1 [data-field="state"]', { hasText: 'Settled' }).waitFor({ timeout: within })
+  await page.locator('h1 [data-feed="live"]').waitFor({ timeout: within })
+  expect(streams).toEqual([`/v1/events?jobs=${jobId}`, `/v1/events?jobs=${jobId}`])
+  await page.close()
+})
 
 test('a page whose stream is refused (the client holds its 8 streams) polls meanwhile, then takes a stream once one is free', async () => {
   const serviceId = await market.registerService()
