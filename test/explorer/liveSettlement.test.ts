@@ -118,6 +118,43 @@ test('default: a settlement made while the pages are open reaches the job and ma
   await marketPage.close()
 })
 
+test('the service and seller pages add a new job and follow its settlement from their streams', async () => {
+  const serviceId = String(await market.registerService())
+  // Once indexed: the seller's address is the service's as REST has it.
+  const readSeller = async (): Promise<string | undefined> => ((await (await fetch(`${server.baseUrl}/v1/services/${serviceId}`)).json()) as { seller?: string }).seller
+  await expect.poll(readSeller, { timeout: within }).toMatch(/^0x/)
+  const seller = (await readSeller()) as string
+  const servicePage = await browser.context.newPage()
+  const serviceStreams = watchStreams(servicePage)
+  await servicePage.goto(`${server.baseUrl}/services/${serviceId}`)
+  const sellerPage = await browser.context.newPage()
+  const sellerReads = watchReads(sellerPage, /^\/v1\/sellers\//)
+  const sellerStreams = watchStreams(sellerPage)
+  await sellerPage.goto(`${server.baseUrl}/sellers/${seller}`)
+  for (const page of [servicePage, sellerPage]) await page.locator('h2 [data-feed="live"]').waitFor({ timeout: within })
+  await servicePage.locator('[data-empty="Jobs of the service"]').waitFor({ timeout: within })
+  await expect.poll(() => [sellerReads.made, sellerReads.pending]).toEqual([2, 0])
+  const card = (name: string) => sellerPage.locator(`[data-stat="${name}"] .value`)
+  const [jobsBefore, settledBefore] = [Number(await card('jobs').innerText()), Number(await card('settled').innerText())]
+
+  const jobId = String(await market.createJob({ serviceId: BigInt(serviceId) }))
+  const rows = [servicePage, sellerPage].map((page) => page.locator(`[data-table="jobs"] tr[data-job-id="${jobId}"] [data-field="state"]`))
+  for (const row of rows) await row.filter({ hasText: 'Pending' }).waitFor({ timeout: within })
+  await card('jobs').filter({ hasText: String(jobsBefore + 1) }).waitFor({ timeout: within })
+  await market.settleJob(BigInt(jobId))
+  for (const row of rows) await row.filter({ hasText: 'Settled' }).waitFor({ timeout: within })
+  await card('settled').filter({ hasText: String(settledBefore + 1) }).waitFor({ timeout: within })
+
+  // The seller's record took both jobs' events as they came: not read again.
+  expect(sellerReads.made).toBe(2)
+  expect(serviceStreams).toEqual([`/v1/events?serviceId=${serviceId}`])
+  expect(sellerStreams).toEqual([`/v1/events?seller=${seller}`])
+  await saveScreenshot(servicePage, 'service-live-settled-desktop')
+  await saveScreenshot(sellerPage, 'seller-live-settled-desktop')
+  await servicePage.close()
+  await sellerPage.close()
+})
+
 /**
  * Opens streams from this process (the browser's address too) until the indexer refuses one: the
  * per-client cap is then full. `held`: how many it took.
