@@ -1,13 +1,12 @@
 import Fastify from 'fastify'
-import { type Address, type PublicClient, encodeFunctionData } from 'viem'
-import { inferenceServingMockAbi } from '../chain/abi/inferenceServingMock.ts'
+import type { Address, PublicClient } from 'viem'
 import { registryAbi } from '../chain/abi/registry.ts'
 import type { Deployment } from '../config/deployment.ts'
 import { BenchSetupError } from '../errors/bench.ts'
 import { serveAttestation } from '../devnet/seller/serveAttestation.ts'
 import { createAttester } from '../devnet/tee/createAttester.ts'
 import type { TeeRoot } from '../devnet/tee/createTeeRoot.ts'
-import { sendAsImpersonated } from '../devnet/tee/sendAsImpersonated.ts'
+import { sendProviderRecord } from '../devnet/tee/sendProviderRecord.ts'
 import { benchServices } from './benchServices.ts'
 import type { BenchBatchers } from './deployBatchers.ts'
 
@@ -52,17 +51,8 @@ export async function startBenchAttestations(client: PublicClient, { deployment,
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   try {
     for (const [index, { provider, modelId, signingAddress }] of providers.entries()) {
-      const hash = await sendAsImpersonated(client, {
-        from: provider,
-        to: inferenceServing,
-        data: encodeFunctionData({
-          abi: inferenceServingMockAbi,
-          functionName: 'addOrUpdateService',
-          args: [{ serviceType: 'chatbot', url: `${url}/providers/${index}`, model: modelId, verifiability: 'TeeML', inputPrice: 1n, outputPrice: 1n, additionalInfo: '{}', teeSignerAddress: signingAddress }],
-        }),
-      })
-      const receipt = await client.waitForTransactionReceipt({ hash })
-      if (receipt.status !== 'success') throw new BenchSetupError(`Registering the 0G record of provider ${provider} reverted (${hash}).`)
+      const record = { serviceType: 'chatbot', url: `${url}/providers/${index}`, model: modelId, verifiability: 'TeeML', inputPrice: 1n, outputPrice: 1n, additionalInfo: '{}', teeSignerAddress: signingAddress }
+      await sendProviderRecord(client, { inferenceServing, provider, record })
     }
   } catch (error) {
     await app.close()

@@ -1,9 +1,8 @@
 import type { Page } from 'playwright-core'
-import { type Address, createPublicClient, encodeFunctionData, http, zeroAddress } from 'viem'
+import { type Address, createPublicClient, http, zeroAddress } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { inferenceServingMockAbi } from '../../chain/abi/inferenceServingMock.ts'
 import { type TeeEvidence, TeeEvidenceSchema, type TeeVerdict, TeeVerdictListSchema, type TeeVerdictName, TeeVerdictSchema, teeVerdictNames } from '../../contract/tee.ts'
-import { sendAsImpersonated } from '../../devnet/tee/sendAsImpersonated.ts'
+import { sendProviderRecord } from '../../devnet/tee/sendProviderRecord.ts'
 import { fromDcapCollateral } from '../../tee/toDcapCollateral.ts'
 import { pinnedClock, readCollateral, readQuote, tdOffsets } from '../tee/support/fixtures.ts'
 import { saveScreenshot } from './support/saveScreenshot.ts'
@@ -320,16 +319,8 @@ describe("a provider's hostile 0G record, written after the seed", () => {
     const serviceId = plannedWith('none')
     const { providerAddress } = (await getJson(`/v1/services/${serviceId}`)).body as { providerAddress: Address }
     const client = createPublicClient({ transport: http(devnet.rpcUrl) })
-    const hash = await sendAsImpersonated(client, {
-      from: providerAddress,
-      to: devnet.deployment.tee!.inferenceServing,
-      data: encodeFunctionData({
-        abi: inferenceServingMockAbi,
-        functionName: 'addOrUpdateService',
-        args: [{ serviceType: 'chatbot', url: hostileUrl, model: hostileModel, verifiability: 'TeeML', inputPrice: 1n, outputPrice: 1n, additionalInfo: '{}', teeSignerAddress: zeroAddress }],
-      }),
-    })
-    expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success')
+    const record = { serviceType: 'chatbot', url: hostileUrl, model: hostileModel, verifiability: 'TeeML', inputPrice: 1n, outputPrice: 1n, additionalInfo: '{}', teeSignerAddress: zeroAddress }
+    await sendProviderRecord(client, { inferenceServing: devnet.deployment.tee!.inferenceServing, provider: providerAddress, record })
     // The indexer follows the record's event and checks the service again.
     await expect.poll(async () => (await readVerdict(serviceId)).provider?.url, { timeout: 120_000 }).toBe(hostileUrl)
     const dialogs: string[] = []
