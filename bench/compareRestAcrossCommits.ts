@@ -18,7 +18,7 @@ import { startBenchDevnet } from './startBenchDevnet.ts'
 
 /**
  * `npx tsx bench/compareRestAcrossCommits.ts --old DIR [--jobs N] [--rounds N] [--duration S]
- * [--warmup S] [--connections C] [--out FILE]`: the REST rows of `npm run bench` for the server
+ * [--warmup S] [--connections C] [--only PATH,...] [--out FILE]`: the REST rows of `npm run bench` for the server
  * under test of another checkout (`--old`, e.g. a worktree of an older commit, its own
  * bench/serveIndexer.ts and code) and of this one (checking every service's TEE, as npm start
  * does), over one chain: one market generated once (the TEE records and quotes of this
@@ -43,6 +43,8 @@ try {
       duration: { type: 'string', default: '3' },
       warmup: { type: 'string', default: '1' },
       connections: { type: 'string', default: '64' },
+      /** Only the endpoints whose path starts with one of these (comma-separated), e.g. `/v1/stats,/healthz`. */
+      only: { type: 'string' },
       out: { type: 'string', default: 'bench/compare-rest.json' },
     },
   })
@@ -79,7 +81,11 @@ try {
   const tee: FirstTeeRoundResult = await awaitFirstTeeRound(origins.new, { services: generation.services, serverCpu: () => readChildCpu(servers.new) })
   progress(`first round of TEE checks: ${JSON.stringify(tee.verdicts)} in ${(tee.durationMs / 1000).toFixed(1)} s`)
 
-  const targets: LoadTarget[] = restTargets({ jobId: generation.sampleJobId, seller: generation.sampleSeller })
+  const only = values.only?.split(',').filter((prefix) => prefix !== '')
+  const targets: LoadTarget[] = restTargets({ jobId: generation.sampleJobId, seller: generation.sampleSeller }).filter(
+    ({ path }) => only === undefined || only.some((prefix) => path.startsWith(prefix)),
+  )
+  if (targets.length === 0) throw new BenchArgumentError(`--only ${values.only} names no endpoint of the REST rows.`)
   for (const target of targets) {
     const [oldBody, newBody] = [(await fetchFirstAnswer(origins.old, target)).body, (await fetchFirstAnswer(origins.new, target)).body]
     // The same data: each route's answer the same bytes from both, but for the health record's clock and versions.
