@@ -1,4 +1,6 @@
-import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser'
+import type { EventSourceMessage } from 'eventsource-parser'
+import { readEventStream } from '../../client/readEventStream.ts'
+import { EventTooLongError } from '../../errors/client.ts'
 import { type FeedEvent, FeedEventSchema, feedEventTypes } from '../../contract/feed.ts'
 import { parseRetryAfter } from '../../contract/parseRetryAfter.ts'
 import { IndexerFeedError } from '../../errors/seller.ts'
@@ -162,33 +164,16 @@ async function readErrorCode(response: Response): Promise<string | undefined> {
   return code
 }
 
-/** The dispatched messages of an event stream as they arrive; an event still cut off when the body ends is dropped (it comes again after the resume). */
+/** The dispatched messages of an event stream as they arrive (the client's reader); an event still cut off when the body ends is dropped (it comes again after the resume). */
 async function* readMessages(
   body: ReadableStream<Uint8Array>,
   { indexerUrl, onChunk }: { indexerUrl: string; onChunk: () => void },
 ): AsyncGenerator<EventSourceMessage, void, undefined> {
-  const messages: EventSourceMessage[] = []
-  let tooLong: ParseError | undefined
-  const parser = createParser({
-    onEvent: (message) => messages.push(message),
-    onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') tooLong = error
-    },
-    maxBufferSize: maxEventChars,
-  })
-  const reader = body.getReader()
-  const decoder = new TextDecoder()
   try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return
-      onChunk()
-      parser.feed(decoder.decode(value, { stream: true }))
-      if (tooLong !== undefined) throw new IndexerFeedError({ url: indexerUrl, problem: `sent an event longer than ${maxEventChars} characters`, cause: tooLong })
-      while (messages.length > 0) yield messages.shift() as EventSourceMessage
-    }
-  } finally {
-    reader.cancel().catch(() => undefined)
+    for await (const item of readEventStream(body, { onChunk, maxEventLength: maxEventChars })) if (item.type === 'event') yield item.message
+  } catch (error) {
+    if (error instanceof EventTooLongError) throw new IndexerFeedError({ url: indexerUrl, problem: `sent an event longer than ${maxEventChars} characters`, cause: error })
+    throw error
   }
 }
 
