@@ -7,6 +7,8 @@ import { buildApp } from '../server/http/buildApp.ts'
 import { buildDocsHtml } from '../server/http/buildDocsHtml.ts'
 import { startIndexer } from '../server/indexer/startIndexer.ts'
 import { createStore } from '../server/store/createStore.ts'
+import { startServiceTeeChecking } from '../server/tee/startServiceTeeChecking.ts'
+import { createLogger } from '../platform/logging/createLogger.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
 import { watchEventLoop, type LoopDelayFigures } from './watchEventLoop.ts'
 import { unlimitedClientFlags } from './unlimitedClientFlags.ts'
@@ -24,6 +26,11 @@ export type ServeIndexerOptions = {
   mcp: boolean
   /** `--rpc-rate-limit`: calls per second the node accepts (default none). */
   rpcRateLimit?: number | undefined
+  /**
+   * Check every service's TEE in the background once back-filled, as `npm start` and `npm run
+   * serve` do (startRestIndexer), with the deployment's 0G contract, PCCS and root.
+   */
+  teeChecking?: boolean | undefined
 }
 
 export type MemoryFigures = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
@@ -75,6 +82,8 @@ const config = loadConfig({
     ...unlimitedClientFlags,
   ],
   env: {},
+  // Where the devnet's TEE (its 0G contract, PCCS and root) is read from, as npm start passes it.
+  deployment,
 })
 const openApiPath = fileURLToPath(new URL('../openapi.json', import.meta.url))
 const openApiText = await readFile(openApiPath, 'utf8')
@@ -89,6 +98,9 @@ const loopDelay = loop.stop()
 const backfillMs = performance.now() - startedAt
 send({ type: 'backfilled', backfillMs, jobs: indexer.store.jobIds.length, baseline, loaded: measureMemory(), loopDelay })
 
+const teeChecking = options.teeChecking === true
+  ? startServiceTeeChecking(config, { store: indexer.store, database: undefined, log: createLogger({ level: 'warn', pretty: false }).child({ component: 'tee' }) })
+  : undefined
 const app = buildApp({ store: indexer.store, mode: 'production', openApiText, docsHtml, logger: false })
 const restUrl = await app.listen({ host: config.host, port: 0 })
 const mcp = options.mcp
@@ -103,6 +115,7 @@ process.on('message', (message: { type: string }) => {
 const stop = async (): Promise<void> => {
   await mcp?.close()
   await app.close()
+  await teeChecking?.stop()
   await indexer.stop()
   process.exit(0)
 }

@@ -2,10 +2,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createServer, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { toHex } from 'viem'
+import { keccak256, stringToHex, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { recoverAttestationSigner } from '../../chain/attestation/recoverAttestationSigner.ts'
+import { createBuiltinBackend } from '../../devnet/seller/backends/createBuiltinBackend.ts'
+import { createMarketDriver } from '../indexer/support/createMarketDriver.ts'
 import { projectRoot, spawnEntryPoint, type SpawnedEntryPoint } from '../rest/spawnEntryPoint.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { getFreePort } from '../support/getFreePort.ts'
@@ -190,4 +192,24 @@ test('an indexer that answers 503, then nothing: the seller says so, keeps runni
   indexer = await startIndexer(url)
   await expectAnsweredOnce([jobId], { sentBefore })
   expect(messagesOf(sellerRun.output())).toContain(`The indexer's feed at ${url} is followed again.`)
+})
+
+test('a reorg takes a settled job away and makes another with its id: the seller answers the new one afresh, once on its branch', async () => {
+  const chain = createMarketDriver({ rpcUrl: fixture.rpcUrl, deployment: fixture.deployment })
+  const snapshot = await chain.snapshot()
+  const sentBefore = await sentTransactions()
+  const jobId = await fixture.createJob({ buyer, serviceId, prompt: 'On the first branch.' })
+  await expectAnsweredOnce([jobId], { sentBefore })
+
+  // The other branch: the job never was; one of the same id with another prompt is, and the branch outgrows the first.
+  await chain.revert(snapshot)
+  expect(await fixture.createJob({ buyer, serviceId, prompt: 'On the second branch.' })).toBe(jobId)
+  await chain.mine(3)
+  await sellerRun!.waitFor(/The indexer's feed reports a reorg back to block/)
+  const job = await fixture.waitForSettled(jobId)
+  const { output } = await createBuiltinBackend().answer({ jobId, serviceId, modelId: 'reference-model-1', prompt: 'On the second branch.' })
+  expect(job.outputRootHash).toBe(keccak256(stringToHex(output)))
+  // One answer on each branch; this branch holds one transaction of the seller's.
+  await expect.poll(() => answersOf(jobId)).toBe(2)
+  expect(await sentTransactions()).toBe(sentBefore + 1)
 })

@@ -22,7 +22,7 @@ const certificates = makeTestCertificates()
 /**
  * nginx reaches the servers from this address, the only one they trust; the tests' own requests
  * come from others. Each file that binds loopback aliases has its own (files run side by side):
- * perClientLimits 127.0.0.2–4, this one 127.0.0.5–6, nginxLimits 127.0.0.7.
+ * perClientLimits 127.0.0.2–4, this one 127.0.0.5–6, nginxLimits 127.0.0.7, eventStreamServing 127.0.0.8–10.
  */
 const proxyAddress = '127.0.0.5'
 /** Where a client of the proxy connects from in the X-Forwarded-For checks. */

@@ -20,16 +20,21 @@ export type RegisterHostileServiceParameters = {
   /** Mnemonic index of the seller (default 12: not one the seed uses). */
   accountIndex?: number
   price?: bigint
+  /** Other strings of the seller's choosing, e.g. long ones that make every event about the service large. */
+  modelId?: string
+  providerIdentity?: string
 }
 
 export type RegisterHostileServiceReturnType = { serviceId: bigint; seller: `0x${string}` }
 
-/** Registers, on a test's own devnet, a service whose modelId and providerIdentity are the ones above. */
+/** Registers, on a test's own devnet, a service whose modelId and providerIdentity are the ones above (or those given). */
 export async function registerHostileService({
   rpcUrl,
   deployment,
   accountIndex = 12,
   price = parseEther('0.001'),
+  modelId = hostileModelId,
+  providerIdentity = hostileProviderIdentity,
 }: RegisterHostileServiceParameters): Promise<RegisterHostileServiceReturnType> {
   const chain = { ...hardhat, rpcUrls: { default: { http: [rpcUrl] } } }
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 })
@@ -41,10 +46,10 @@ export async function registerHostileService({
     functionName: 'registerService',
     args: [
       keccak256(stringToHex('capability: hostile seller')),
-      hostileModelId,
+      modelId,
       seller.account.address,
       seller.account.address,
-      hostileProviderIdentity,
+      providerIdentity,
       'centralized',
       false,
       price,

@@ -18,6 +18,8 @@ export type StartNginxParameters = {
   keyPath: string
   /** The address nginx connects to the servers from, the one they trust. */
   proxyBind: string
+  /** More directives for the http { } block, as a distribution's own nginx.conf has there (Debian's turns gzip on). */
+  httpDirectives?: string
 }
 
 export type StartNginxReturnType = { errorLog: () => string; stop: () => Promise<void> }
@@ -27,7 +29,7 @@ export type StartNginxReturnType = { errorLog: () => string; stop: () => Promise
  * changed: listeners on 127.0.0.1 ports, the servers' ports, the certificate, and temp paths,
  * pid and logs in a temp dir.
  */
-export async function startNginx({ httpsPort, httpPort, restPort, mcpPort, certPath, keyPath, proxyBind }: StartNginxParameters): Promise<StartNginxReturnType> {
+export async function startNginx({ httpsPort, httpPort, restPort, mcpPort, certPath, keyPath, proxyBind, httpDirectives = '' }: StartNginxParameters): Promise<StartNginxReturnType> {
   const dir = mkdtempSync(join(tmpdir(), 'tee-market-nginx-'))
   const site = readFileSync(committedConfigPath, 'utf8')
     .replaceAll('listen 443 ', `listen 127.0.0.1:${httpsPort} `)
@@ -52,6 +54,7 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   proxy_bind ${proxyBind};
+  ${httpDirectives}
   include ${dir}/site.conf;
 }
 `,
