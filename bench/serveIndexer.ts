@@ -7,6 +7,9 @@ import { buildApp } from '../server/http/buildApp.ts'
 import { buildDocsHtml } from '../server/http/buildDocsHtml.ts'
 import { startIndexer } from '../server/indexer/startIndexer.ts'
 import { createStore } from '../server/store/createStore.ts'
+import { createLiveFeed, type LiveFeed } from '../server/feed/createLiveFeed.ts'
+import { feedJournalLimits } from '../server/startRestIndexer.ts'
+import { monotonicMs } from './monotonicMs.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
 import { watchEventLoop, type LoopDelayFigures } from './watchEventLoop.ts'
 import { unlimitedClientFlags } from './unlimitedClientFlags.ts'
@@ -24,7 +27,19 @@ export type ServeIndexerOptions = {
   mcp: boolean
   /** `--rpc-rate-limit`: calls per second the node accepts (default none). */
   rpcRateLimit?: number | undefined
+  /**
+   * Also serve the live feed (`GET /v1/events`) with room for this many streams (the server's
+   * connection cap raised to match), and stamp each batch the store applies (see FeedBatchStamp).
+   */
+  feedStreams?: number | undefined
 }
+
+/**
+ * A batch the store applied: the block its cursor reached, when (monotonicMs) the store ended it,
+ * before the feed's listener ran, and when that listener had handed its events to every stream's
+ * socket (or queued them behind a slow one).
+ */
+export type FeedBatchStamp = { block: string; atMs: number; sentMs: number }
 
 export type MemoryFigures = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
 
@@ -33,6 +48,7 @@ export type ServeIndexerMessage =
   | { type: 'listening'; restUrl: string; mcpUrl: string | null }
   | { type: 'memory'; usage: MemoryFigures }
   | { type: 'cpu'; micros: number }
+  | { type: 'batches'; stamps: FeedBatchStamp[] }
 
 /**
  * The server under test, in its own process: the real indexer (`startIndexer`, so its own RPC
@@ -89,7 +105,29 @@ const loopDelay = loop.stop()
 const backfillMs = performance.now() - startedAt
 send({ type: 'backfilled', backfillMs, jobs: indexer.store.jobIds.length, baseline, loaded: measureMemory(), loopDelay })
 
-const app = buildApp({ store: indexer.store, mode: 'production', openApiText, docsHtml, logger: false })
+const { store } = indexer
+const stamps: FeedBatchStamp[] = []
+let feed: LiveFeed | undefined
+if (options.feedStreams !== undefined) {
+  // Listeners run in the order they watch: one before the feed's, one after.
+  store.watchBatches(() => void stamps.push({ block: store.sync.cursor?.number.toString() ?? '', atMs: monotonicMs(), sentMs: 0 }))
+  feed = createLiveFeed({ store, chainId: config.chainId, journal: feedJournalLimits })
+  store.watchBatches(() => void ((stamps.at(-1) as FeedBatchStamp).sentMs = monotonicMs()))
+}
+const app = buildApp({
+  store,
+  mode: 'production',
+  openApiText,
+  docsHtml,
+  logger: false,
+  ...(feed === undefined || options.feedStreams === undefined
+    ? {}
+    : {
+        // Each stream holds a connection: room for them all beside the load's.
+        limits: { maxConnections: options.feedStreams + 1_024 },
+        feed: { feed, settings: { maxStreams: options.feedStreams, maxClientStreams: options.feedStreams, lifetimeMs: 3_600_000 } },
+      }),
+})
 const restUrl = await app.listen({ host: config.host, port: 0 })
 const mcp = options.mcp
   ? await startHostedMcpServer(config, { log: (message) => process.stderr.write(`${message}\n`), store: indexer.store })
@@ -99,9 +137,11 @@ send({ type: 'listening', restUrl, mcpUrl: mcp === undefined ? null : `${mcp.url
 process.on('message', (message: { type: string }) => {
   if (message.type === 'memory') send({ type: 'memory', usage: measureMemory() })
   if (message.type === 'cpu') send({ type: 'cpu', micros: cpuMicros() })
+  if (message.type === 'batches') send({ type: 'batches', stamps: stamps.splice(0) })
 })
 const stop = async (): Promise<void> => {
   await mcp?.close()
+  feed?.stop()
   await app.close()
   await indexer.stop()
   process.exit(0)
