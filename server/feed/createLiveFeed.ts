@@ -93,9 +93,11 @@ export function createLiveFeed({ store, chainId, journal: limits }: CreateLiveFe
     const moved = compareFeedPositions(head, journal.lastHead as FeedPosition) > 0 || head.witness !== journal.lastHead?.witness
     const entries: FeedEntry[] = moved ? [{ position: head, subject: { kind: 'head' }, frame: headFrame(chainId, head) }] : []
     const parameters = recordParameters(head, since)
-    for (const jobId of jobIds) entries.push(toJobEntry(jobId, { ...parameters, removedSubject: take(given, `job ${jobId}`) }))
-    for (const serviceId of serviceIds) entries.push(toServiceEntry(serviceId, { ...parameters, removedSubject: take(given, `service ${serviceId}`) }))
-    for (const subject of given.values()) entries.push(toSubjectEntry(subject, { ...parameters, removedSubject: subject }))
+    // A record a rollback left stale still holds the given-up branch's state: it is sent once read again, as a change of its own.
+    for (const jobId of jobIds) if (!store.staleJobIds.has(jobId)) entries.push(toJobEntry(jobId, { ...parameters, removedSubject: take(given, `job ${jobId}`) }))
+    for (const serviceId of serviceIds)
+      if (!store.staleServiceIds.has(serviceId)) entries.push(toServiceEntry(serviceId, { ...parameters, removedSubject: take(given, `service ${serviceId}`) }))
+    for (const subject of given.values()) if (!isStale(store, subject)) entries.push(toSubjectEntry(subject, { ...parameters, removedSubject: subject }))
     if (entries.length === 0) return
     entries.sort((a, b) => compareFeedPositions(a.position, b.position))
     journal.append(entries)
@@ -200,6 +202,10 @@ function findGivenUp(journal: FeedJournal, cursor: FeedCursor, onChain: (head: F
     reorg = journal.findReorg(reorg.ancestor.block, witnessPrefixOf(reorg.ancestor.witness))
   }
   return undefined
+}
+
+function isStale(store: StoreReader, subject: RecordSubject): boolean {
+  return subject.kind === 'job' ? store.staleJobIds.has(BigInt(subject.jobId)) : store.staleServiceIds.has(BigInt(subject.serviceId))
 }
 
 function toSubjectEntry(subject: RecordSubject, parameters: ToRecordEntryParameters): FeedEntry {

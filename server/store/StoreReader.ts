@@ -134,6 +134,9 @@ export type StoreReader = {
   readonly jobIds: bigint[]
   readonly counters: Readonly<StoreCounters>
   readonly sync: Readonly<StoreSync>
+  /** Records a rollback left as the given-up branch had them, until the next window reads them again. */
+  readonly staleServiceIds: ReadonlySet<bigint>
+  readonly staleJobIds: ReadonlySet<bigint>
   /** The hashes of the last blocks applied (number → hash), oldest first: the branch the store stands on. */
   readonly recentBlocks: ReadonlyMap<bigint, Hash>
   /** Every service, ascending by id; the same array until a service changes. */

@@ -23,6 +23,8 @@ function createHandStore() {
   const store = {
     sync,
     recentBlocks,
+    staleJobIds: new Set(),
+    staleServiceIds: new Set(),
     job: () => undefined,
     service: (id: bigint) => (id === 1n && events.length > 0 ? { serviceId: '1', seller: '0x0000000000000000000000000000000000000001', modelId: `model at ${events.at(-1)?.blockNumber}` } : undefined),
     serviceEvents: (id: bigint) => (id === 1n ? events : undefined),
