@@ -1,11 +1,7 @@
 import type { Page, Request } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
-import { createMarketDriver, type MarketDriver } from '../indexer/support/createMarketDriver.ts'
-import { startRestServer, type RestServer } from '../rest/startRestServer.ts'
-import { startTestDevnet } from '../support/startTestDevnet.ts'
-import { launchBrowser, type LaunchedBrowser } from './support/launchBrowser.ts'
+import { expect, test } from 'vitest'
 import { saveScreenshot } from './support/saveScreenshot.ts'
+import { useOwnMarket } from './support/useOwnMarket.ts'
 
 /**
  * How long to wait for what the pages show. The test server's indexer polls the chain every
@@ -14,23 +10,8 @@ import { saveScreenshot } from './support/saveScreenshot.ts'
  */
 const within = 60_000
 
-let devnet: StartDevnetReturnType
-let market: MarketDriver
-let server: RestServer
-let browser: LaunchedBrowser
-
-beforeAll(async () => {
-  // A chain of its own: this test writes to it.
-  devnet = await startTestDevnet({ seed: false })
-  market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
-  server = await startRestServer({ devnet })
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await devnet?.stop()
-})
+// A chain of its own: these tests write to it.
+const own = useOwnMarket()
 
 /** The GETs a page made of the URLs `pattern` matches (path and query), and how many have not answered yet. */
 type Reads = { readonly made: number; readonly pending: number }
@@ -66,23 +47,32 @@ function watchStreams(page: Page): string[] {
   return streams
 }
 
+/** A new job (Pending) of a new service. */
+async function newJob(): Promise<string> {
+  return String(await own.market.createJob({ serviceId: await own.market.registerService() }))
+}
+
+/** Opens a job's page, watching its reads of the job and its streams, once it shows the job Pending and its data's source as `feed`. */
+async function openJobPage(jobId: string, feed: 'live' | 'polling'): Promise<{ page: Page; reads: Reads; streams: string[] }> {
+  const page = await own.browser.context.newPage()
+  const reads = watchReads(page, new RegExp(`^/v1/jobs/${jobId}$`))
+  const streams = watchStreams(page)
+  await page.goto(`${own.server.baseUrl}/jobs/${jobId}`)
+  await page.locator('h1 [data-field="state"]', { hasText: 'Pending' }).waitFor({ timeout: within })
+  await page.locator(`h1 [data-feed="${feed}"]`).waitFor({ timeout: within })
+  return { page, reads, streams }
+}
+
 test('default: a settlement made while the pages are open reaches the job and market pages through their streams, no job read polled', async () => {
-  const serviceId = await market.registerService()
-  const jobId = String(await market.createJob({ serviceId }))
+  const jobId = await newJob()
+  const { page: jobPage, reads: jobReads, streams: jobStreams } = await openJobPage(jobId, 'live')
 
-  const jobPage = await browser.context.newPage()
-  const jobReads = watchReads(jobPage, new RegExp(`^/v1/jobs/${jobId}$`))
-  const jobStreams = watchStreams(jobPage)
-  await jobPage.goto(`${server.baseUrl}/jobs/${jobId}`)
-  await jobPage.locator('h1 [data-field="state"]', { hasText: 'Pending' }).waitFor({ timeout: within })
-  await jobPage.locator('h1 [data-feed="live"]').waitFor({ timeout: within })
-
-  const marketPage = await browser.context.newPage()
+  const marketPage = await own.browser.context.newPage()
   const listReads = watchReads(marketPage, /^\/v1\/jobs\?/)
   const statsReads = watchReads(marketPage, /^\/v1\/stats$/)
   const marketJobReads = watchReads(marketPage, /^\/v1\/jobs\/[^/?]+$/)
   const marketStreams = watchStreams(marketPage)
-  await marketPage.goto(`${server.baseUrl}/`)
+  await marketPage.goto(`${own.server.baseUrl}/`)
   const row = marketPage.locator(`[data-table="jobs"] tr[data-job-id="${jobId}"] [data-field="state"]`)
   await row.filter({ hasText: 'Pending' }).waitFor({ timeout: within })
   await marketPage.locator('[data-feed="live"]').waitFor({ timeout: within })
@@ -92,7 +82,7 @@ test('default: a settlement made while the pages are open reaches the job and ma
   await expect.poll(() => [jobReads.made, jobReads.pending]).toEqual([2, 0])
   await expect.poll(() => [listReads.made, listReads.pending, statsReads.made, statsReads.pending]).toEqual([2, 0, 2, 0])
 
-  await market.settleJob(BigInt(jobId))
+  await own.market.settleJob(BigInt(jobId))
   await jobPage.locator('h1 [data-field="state"]', { hasText: 'Settled' }).waitFor({ timeout: within })
   await jobPage.locator('.timeline li[data-event="JobSettled"]').waitFor({ timeout: within })
   await row.filter({ hasText: 'Settled' }).waitFor({ timeout: within })
@@ -119,29 +109,29 @@ test('default: a settlement made while the pages are open reaches the job and ma
 })
 
 test('the service and seller pages add a new job and follow its settlement from their streams', async () => {
-  const serviceId = String(await market.registerService())
+  const serviceId = String(await own.market.registerService())
   // Once indexed: the seller's address is the service's as REST has it.
-  const readSeller = async (): Promise<string | undefined> => ((await (await fetch(`${server.baseUrl}/v1/services/${serviceId}`)).json()) as { seller?: string }).seller
+  const readSeller = async (): Promise<string | undefined> => ((await (await fetch(`${own.server.baseUrl}/v1/services/${serviceId}`)).json()) as { seller?: string }).seller
   await expect.poll(readSeller, { timeout: within }).toMatch(/^0x/)
   const seller = (await readSeller()) as string
-  const servicePage = await browser.context.newPage()
+  const servicePage = await own.browser.context.newPage()
   const serviceStreams = watchStreams(servicePage)
-  await servicePage.goto(`${server.baseUrl}/services/${serviceId}`)
-  const sellerPage = await browser.context.newPage()
+  await servicePage.goto(`${own.server.baseUrl}/services/${serviceId}`)
+  const sellerPage = await own.browser.context.newPage()
   const sellerReads = watchReads(sellerPage, /^\/v1\/sellers\//)
   const sellerStreams = watchStreams(sellerPage)
-  await sellerPage.goto(`${server.baseUrl}/sellers/${seller}`)
+  await sellerPage.goto(`${own.server.baseUrl}/sellers/${seller}`)
   for (const page of [servicePage, sellerPage]) await page.locator('h2 [data-feed="live"]').waitFor({ timeout: within })
   await servicePage.locator('[data-empty="Jobs of the service"]').waitFor({ timeout: within })
   await expect.poll(() => [sellerReads.made, sellerReads.pending]).toEqual([2, 0])
   const card = (name: string) => sellerPage.locator(`[data-stat="${name}"] .value`)
   const [jobsBefore, settledBefore] = [Number(await card('jobs').innerText()), Number(await card('settled').innerText())]
 
-  const jobId = String(await market.createJob({ serviceId: BigInt(serviceId) }))
+  const jobId = String(await own.market.createJob({ serviceId: BigInt(serviceId) }))
   const rows = [servicePage, sellerPage].map((page) => page.locator(`[data-table="jobs"] tr[data-job-id="${jobId}"] [data-field="state"]`))
   for (const row of rows) await row.filter({ hasText: 'Pending' }).waitFor({ timeout: within })
   await card('jobs').filter({ hasText: String(jobsBefore + 1) }).waitFor({ timeout: within })
-  await market.settleJob(BigInt(jobId))
+  await own.market.settleJob(BigInt(jobId))
   for (const row of rows) await row.filter({ hasText: 'Settled' }).waitFor({ timeout: within })
   await card('settled').filter({ hasText: String(settledBefore + 1) }).waitFor({ timeout: within })
 
@@ -180,13 +170,8 @@ async function setHidden(page: Page, hidden: boolean): Promise<void> {
 }
 
 test('a hidden tab gives its stream back and reads nothing; shown again, it opens a stream and shows what changed meanwhile', async () => {
-  const serviceId = await market.registerService()
-  const jobId = String(await market.createJob({ serviceId }))
-  const page = await browser.context.newPage()
-  const reads = watchReads(page, new RegExp(`^/v1/jobs/${jobId}$`))
-  const streams = watchStreams(page)
-  await page.goto(`${server.baseUrl}/jobs/${jobId}`)
-  await page.locator('h1 [data-feed="live"]').waitFor({ timeout: within })
+  const jobId = await newJob()
+  const { page, reads, streams } = await openJobPage(jobId, 'live')
   await expect.poll(() => [reads.made, reads.pending]).toEqual([2, 0])
 
   await setHidden(page, true)
@@ -194,13 +179,13 @@ test('a hidden tab gives its stream back and reads nothing; shown again, it open
   // Its stream closed, this client's every stream is free again.
   await expect
     .poll(async () => {
-      const { held, release } = await fillClientStreams(server.baseUrl)
+      const { held, release } = await fillClientStreams(own.server.baseUrl)
       release()
       return held
     }, { timeout: within })
     .toBe(8)
-  await market.settleJob(BigInt(jobId))
-  await expect.poll(async () => ((await (await fetch(`${server.baseUrl}/v1/jobs/${jobId}`)).json()) as { stateName: string }).stateName).toBe('Settled')
+  await own.market.settleJob(BigInt(jobId))
+  await expect.poll(async () => ((await (await fetch(`${own.server.baseUrl}/v1/jobs/${jobId}`)).json()) as { stateName: string }).stateName).toBe('Settled')
   await new Promise((resolve) => setTimeout(resolve, 3_000))
   expect(reads.made, 'a hidden tab does not poll').toBe(2)
 
@@ -212,25 +197,19 @@ test('a hidden tab gives its stream back and reads nothing; shown again, it open
 })
 
 test('a page whose stream is refused (the client holds its 8 streams) polls meanwhile, then takes a stream once one is free', async () => {
-  const serviceId = await market.registerService()
-  const jobId = String(await market.createJob({ serviceId }))
-  const { refusal, release } = await fillClientStreams(server.baseUrl)
+  const jobId = await newJob()
+  const { refusal, release } = await fillClientStreams(own.server.baseUrl)
   try {
     expect(refusal.status).toBe(429)
     expect(refusal.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/)
     expect(((await refusal.json()) as { error: { code: string } }).error.code).toBe('too_many_streams')
 
-    const page = await browser.context.newPage()
-    const reads = watchReads(page, new RegExp(`^/v1/jobs/${jobId}$`))
-    const streams = watchStreams(page)
-    await page.goto(`${server.baseUrl}/jobs/${jobId}`)
-    await page.locator('h1 [data-field="state"]', { hasText: 'Pending' }).waitFor({ timeout: within })
-    await page.locator('h1 [data-feed="polling"]').waitFor({ timeout: within })
+    const { page, reads, streams } = await openJobPage(jobId, 'polling')
     await saveScreenshot(page, 'job-live-polling-desktop')
 
     // Refused, the page reads the job every 2 s as it did before the feed, and sees the settlement.
     const polledBefore = reads.made
-    await market.settleJob(BigInt(jobId))
+    await own.market.settleJob(BigInt(jobId))
     await page.locator('h1 [data-field="state"]', { hasText: 'Settled' }).waitFor({ timeout: within })
     expect(reads.made).toBeGreaterThan(polledBefore)
 

@@ -5,13 +5,9 @@ import type { FeedEventType, JobFeedData, ServiceFeedData } from '../../contract
 import type { JobDetail } from '../../contract/job.ts'
 import type { JobList, ServiceList } from '../../contract/lists.ts'
 import type { Service } from '../../contract/service.ts'
-import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
-import { createMarketDriver, type MarketDriver } from '../indexer/support/createMarketDriver.ts'
-import { startRestServer, type RestServer } from '../rest/startRestServer.ts'
 import { startCuttableProxy, type CuttableProxy } from '../support/startCuttableProxy.ts'
-import { startTestDevnet } from '../support/startTestDevnet.ts'
-import { launchBrowser, type LaunchedBrowser } from './support/launchBrowser.ts'
 import { saveScreenshot } from './support/saveScreenshot.ts'
+import { useOwnMarket } from './support/useOwnMarket.ts'
 
 // Issue 40, "Reconnect mid-reorg", with a real EventSource in Chromium: cut off behind a proxy,
 // the chain reorganised meanwhile, the browser reconnects by itself with Last-Event-ID.
@@ -19,25 +15,15 @@ import { saveScreenshot } from './support/saveScreenshot.ts'
 /** Deadline for what the browser and the indexer do; not a speed target. */
 const within = 60_000
 
-let devnet: StartDevnetReturnType
-let market: MarketDriver
-let server: RestServer
+// A chain of its own: this test reverts it.
+const own = useOwnMarket()
 let proxy: CuttableProxy
-let browser: LaunchedBrowser
 
 beforeAll(async () => {
-  // A chain of its own, with no seeded market: this test reverts it.
-  devnet = await startTestDevnet({ seed: false })
-  market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
-  server = await startRestServer({ devnet })
-  proxy = await startCuttableProxy({ target: server.baseUrl })
-  browser = await launchBrowser()
+  proxy = await startCuttableProxy({ target: own.server.baseUrl })
 })
 afterAll(async () => {
-  await browser?.close()
   await proxy?.stop()
-  await server?.stop()
-  await devnet?.stop()
 })
 
 /** One thing the page's EventSource did: opened, failed (with its readyState), or an event with its id and data. */
@@ -97,7 +83,7 @@ function viewOf(log: readonly Logged[]): { jobs: Map<string, JobDetail>; service
 /** Every job and service as REST serves them, read straight from the indexer (not through the proxy). */
 async function readRest(): Promise<{ jobs: Map<string, JobDetail>; services: Map<string, Service> }> {
   const get = async <T>(path: string): Promise<T> => {
-    const response = await fetch(`${server.baseUrl}${path}`)
+    const response = await fetch(`${own.server.baseUrl}${path}`)
     if (response.status !== 200) throw new Error(`GET ${path}: ${response.status}`)
     return (await response.json()) as T
   }
@@ -110,8 +96,8 @@ async function readRest(): Promise<{ jobs: Map<string, JobDetail>; services: Map
 const jobState = (log: readonly Logged[], jobId: string): string | null | undefined => viewOf(log).jobs.get(jobId)?.stateName
 
 test('default: cut off, then a reorg, the EventSource resumes with its last id: a reorg, the corrected and removed records, and a final view equal to REST', async () => {
-  const chain = createPublicClient({ transport: http(devnet.rpcUrl) })
-  const page = await browser.context.newPage()
+  const chain = createPublicClient({ transport: http(own.devnet.rpcUrl) })
+  const page = await own.browser.context.newPage()
   await page.setViewportSize({ width: 1280, height: 900 })
   // The explorer through the proxy: its own stream is cut as well, and the page's origin is the proxy's (the CSP's connect-src 'self').
   await page.goto(`${proxy.url}/`)
@@ -119,22 +105,22 @@ test('default: cut off, then a reorg, the EventSource resumes with its last id: 
   await openRecordedStream(page, `${proxy.url}${streamPath}`)
   await expect.poll(() => readLog(page)).toContainEqual({ type: 'open' })
 
-  const serviceId = String(await market.registerService())
-  const kept = String(await market.createJob({ serviceId: BigInt(serviceId) }))
+  const serviceId = String(await own.market.registerService())
+  const kept = String(await own.market.createJob({ serviceId: BigInt(serviceId) }))
   await expect.poll(async () => jobState(await readLog(page), kept), { timeout: within }).toBe('Pending')
-  const snapshot = await market.snapshot()
-  const snapshotBlock = await market.blockNumber()
+  const snapshot = await own.market.snapshot()
+  const snapshotBlock = await own.market.blockNumber()
 
   // The branch given up: the job settled, and another created.
-  await market.settleJob(BigInt(kept))
-  const orphan = String(await market.createJob({ serviceId: BigInt(serviceId) }))
+  await own.market.settleJob(BigInt(kept))
+  const orphan = String(await own.market.createJob({ serviceId: BigInt(serviceId) }))
   await expect.poll(async () => [jobState(await readLog(page), kept), jobState(await readLog(page), orphan)], { timeout: within }).toEqual(['Settled', 'Pending'])
   await page.locator(`[data-table="jobs"] tr[data-job-id="${orphan}"]`).waitFor({ timeout: within })
   await saveScreenshot(page, 'reorg-market-before-cut')
   // Both jobs' pages open too, each on its own stream (`jobs=<id>`).
   const jobPages = await Promise.all(
     [kept, orphan].map(async (jobId) => {
-      const jobPage = await browser.context.newPage()
+      const jobPage = await own.browser.context.newPage()
       await jobPage.goto(`${proxy.url}/jobs/${jobId}`)
       await jobPage.locator('h1 [data-feed="live"]').waitFor({ timeout: within })
       return jobPage
@@ -151,9 +137,9 @@ test('default: cut off, then a reorg, the EventSource resumes with its last id: 
   const cutAt = Date.now()
 
   // The chain's branch: back to the snapshot, another service registered, and longer than the branch given up.
-  await market.revert(snapshot)
-  const newServiceId = String(await market.registerService())
-  await market.mine(3)
+  await own.market.revert(snapshot)
+  const newServiceId = String(await own.market.registerService())
+  await own.market.mine(3)
   await expect
     .poll(async () => {
       const { jobs, services } = await readRest()
