@@ -3,6 +3,7 @@ import type { CeilingComparison } from './compareWithCeiling.ts'
 import type { TargetCheck } from './evaluateTargets.ts'
 import type { GenerateJobsReturnType } from './generateJobs.ts'
 import type { BackfillResult } from './measureBackfill.ts'
+import type { FeedResult } from './measureFeed.ts'
 import type { FullNodeResult } from './measureFullNode.ts'
 import type { JobQueriesAtScaleResult } from './measureJobQueriesAtScale.ts'
 import type { LagResult } from './measureLag.ts'
@@ -49,5 +50,7 @@ export type BenchResults = {
   jobQueries: JobQueriesAtScaleResult | null
   /** Heap and serving latency at 10,000, 100,000 and 1,000,000 jobs over stores filled directly; null when skipped. */
   servingScale: ServingAtScaleResult | null
+  /** The live feed with 1,000 streams open on one indexer: delivery delays, memory, CPU, REST beside; null when skipped. */
+  feed: FeedResult | null
   targets: TargetCheck[]
 }

@@ -1,4 +1,5 @@
 import type { CeilingComparison } from './compareWithCeiling.ts'
+import { summarizeFeedRest, type FeedResult } from './measureFeed.ts'
 import type { FullNodeResult } from './measureFullNode.ts'
 import type { LagResult } from './measureLag.ts'
 import type { BackfillResult } from './measureBackfill.ts'
@@ -18,12 +19,13 @@ export type EvaluateTargetsParameters = {
   rest: readonly CeilingComparison[]
   memory: MemoryResult
   fullNode: FullNodeResult | null
+  feed?: FeedResult | null | undefined
 }
 
 export type EvaluateTargetsReturnType = TargetCheck[]
 
 /** The issue's targets, each with the figure this run measured. */
-export function evaluateTargets({ backfill, lag, rest, memory, fullNode }: EvaluateTargetsParameters): EvaluateTargetsReturnType {
+export function evaluateTargets({ backfill, lag, rest, memory, fullNode, feed }: EvaluateTargetsParameters): EvaluateTargetsReturnType {
   const ratioOf = (path: string): number => rest.find((row) => row.name === path)?.ratio ?? Number.NaN
   const percent = (value: number): string => `${(value * 100).toFixed(0)} %`
   const checks: TargetCheck[] = []
@@ -98,5 +100,26 @@ export function evaluateTargets({ backfill, lag, rest, memory, fullNode }: Evalu
       met: learned.ratioToFloor <= 1.2 && learned.consistent && learned.stateRefused === 0 && learned.largestBatch <= fullNode.callsPerSecond,
     })
   }
+  if (feed != null) checks.push(...feedChecks(feed))
   return checks
+}
+
+/** The live feed's goal, and our reading of "the REST routes' figures do not move" on a shared machine: each route's median within 10 %. */
+function feedChecks(feed: FeedResult): TargetCheck[] {
+  const rest = summarizeFeedRest(feed.rest)
+  const worst = rest.reduce((low, row) => (row.ratio < low.ratio ? row : low), rest[0] ?? { name: '-', ratio: Number.NaN })
+  return [
+    {
+      name: `live feed: change to all ${feed.streams.toLocaleString('en-US')} streams, p99`,
+      target: `< ${feed.targetP99Ms} ms, none missed`,
+      actual: `${feed.toEveryStream.p99Ms.toFixed(0)} ms, ${feed.missed} missed`,
+      met: feed.met,
+    },
+    {
+      name: `REST req/s with ${feed.streams.toLocaleString('en-US')} streams open vs none (worst route, median)`,
+      target: '>= 90 %',
+      actual: `${(worst.ratio * 100).toFixed(0)} % (${worst.name})`,
+      met: worst.ratio >= 0.9,
+    },
+  ]
 }

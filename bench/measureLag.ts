@@ -1,16 +1,16 @@
 import { type Address, encodeFunctionData, stringToHex, toHex } from 'viem'
 import { getTransactionReceipt, setAutomine } from 'viem/actions'
 import { escrowAbi } from '../chain/abi/escrow.ts'
-import { registryAbi } from '../chain/abi/registry.ts'
 import type { Deployment } from '../config/deployment.ts'
 import { BenchSetupError } from '../errors/bench.ts'
 import { benchAccounts } from './benchAccounts.ts'
-import { benchServices, type BenchService } from './benchServices.ts'
+import type { BenchService } from './benchServices.ts'
 import { buildSettlement } from './buildSettlement.ts'
 import type { BenchClients } from './createBenchClients.ts'
 import { createTransactionSender } from './createTransactionSender.ts'
 import type { BenchBatchers } from './deployBatchers.ts'
 import { percentile } from './percentile.ts'
+import { readUsableServices } from './readUsableServices.ts'
 
 export type LagObserver = {
   /** e.g. "3 s poll". */
@@ -57,20 +57,8 @@ export async function measureLag(
   clients: BenchClients,
   { deployment, batchers, observers, jobs, paceMs, checkEveryMs = 10 }: MeasureLagParameters,
 ): Promise<MeasureLagReturnType> {
-  const { escrow, registry } = deployment
-  // The generator rotated the keys of the services it slashed (the reference's only path to a
-  // slash): each probe is signed with the key its service has now, and only active services take one.
-  const records = await Promise.all(
-    benchServices.map(({ index }) =>
-      clients.public.readContract({ address: registry, abi: registryAbi, functionName: 'getService', args: [BigInt(index + 1)] }),
-    ),
-  )
-  const usable = benchServices.flatMap((service, index): BenchService[] => {
-    const record = records[index]
-    const signer = [service.signer, service.rotatedSigner].find((key) => key.address === record?.signingAddress)
-    return record?.active === true && signer !== undefined ? [{ ...service, signer }] : []
-  })
-  if (usable.length === 0) throw new BenchSetupError('No bench service is active with a bench signing key: no lag probe can be settled.')
+  const { escrow } = deployment
+  const usable = await readUsableServices(clients, deployment)
   const planned = Array.from({ length: jobs }, (_, index) => ({
     service: usable[index % usable.length] as BenchService,
     buyer: benchAccounts.buyers[index % benchAccounts.buyers.length] as Address,

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { BenchArgumentError } from '../errors/bench.ts'
 
 /** Stages a run may leave out (generation, back-fill and memory always run: the others need them). */
-export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode', 'jobqueries', 'durability', 'servingscale', 'ratelimit', 'slowclients'] as const
+export const skippableStages = ['lag', 'rest', 'mcp', 'observability', 'tls', 'fullnode', 'jobqueries', 'durability', 'servingscale', 'ratelimit', 'slowclients', 'feed'] as const
 export type SkippableStage = (typeof skippableStages)[number]
 
 /** The nodes the bench can build its chain on. */
@@ -32,6 +32,15 @@ export type BenchOptions = {
   slowClientsOnly: boolean
   /** Only serving and heap at each of `servingJobs` synthetic jobs (no chain). */
   servingScaleOnly: boolean
+  /** Only the live feed's stage: the market is generated (`jobs`), the other stages left out. */
+  feedOnly: boolean
+  /** Streams the live feed's stage opens on one indexer (default 1,000). */
+  feedStreams: number
+  /** Jobs that stage creates while they are open, one every `feedPaceMs` (200 ms). */
+  feedChanges: number
+  feedPaceMs: number
+  /** Rounds of REST without and with the streams open (default 2; a quick run 1). */
+  feedRounds: number
   /** Store sizes of the serving-at-scale stage: the first is the baseline, the last the target size. */
   servingJobs: number[]
   /** Node flags for that stage's servers, e.g. `--max-semi-space-size=64` (none by default: Node's own). */
@@ -68,7 +77,7 @@ export type ParseBenchArgsReturnType = BenchOptions
 const usage =
   'Usage: npm run bench -- [--quick] [--jobs N] [--node hardhat|anvil] [--duration S] [--warmup S] [--connections C] ' +
   '[--lag-jobs N] [--lag-pace MS] [--fast-poll MS] [--full-node-blocks N] [--rpc-latency MS] [--cpu-prof DIR] [--out FILE] ' +
-  `[--skip ${skippableStages.join(',')}] [--observability-only] [--rate-limit-only] [--tls-only] [--tee-only] [--job-queries-only] [--durability-only] [--slow-clients-only] [--serving-scale-only] [--serving-jobs N,N,...] [--serving-node-flags="--flag ..."]`
+  `[--skip ${skippableStages.join(',')}] [--observability-only] [--rate-limit-only] [--tls-only] [--tee-only] [--job-queries-only] [--durability-only] [--slow-clients-only] [--serving-scale-only] [--feed-only] [--feed-streams N] [--feed-changes N] [--serving-jobs N,N,...] [--serving-node-flags="--flag ..."]`
 
 /** `npm run bench` options; `--quick` changes the defaults (2,000 jobs, 3 s per endpoint), explicit flags win. */
 export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnType {
@@ -99,6 +108,9 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
         'durability-only': { type: 'boolean', default: false },
         'slow-clients-only': { type: 'boolean', default: false },
         'serving-scale-only': { type: 'boolean', default: false },
+        'feed-only': { type: 'boolean', default: false },
+        'feed-streams': { type: 'string' },
+        'feed-changes': { type: 'string' },
         'serving-jobs': { type: 'string' },
         'serving-node-flags': { type: 'string' },
       },
@@ -135,6 +147,11 @@ export function parseBenchArgs(argv: readonly string[]): ParseBenchArgsReturnTyp
     durabilityOnly: values['durability-only'] === true,
     slowClientsOnly: values['slow-clients-only'] === true,
     servingScaleOnly: values['serving-scale-only'] === true,
+    feedOnly: values['feed-only'] === true,
+    feedStreams: Math.floor(number('feed-streams', values['feed-streams'], 1_000, 1)),
+    feedChanges: Math.floor(number('feed-changes', values['feed-changes'], quick ? 30 : 100, 1)),
+    feedPaceMs: 200,
+    feedRounds: quick ? 1 : 2,
     servingJobs,
     servingNodeFlags: (values['serving-node-flags'] ?? '').split(' ').filter((flag) => flag !== ''),
     jobs: Math.floor(number('jobs', values.jobs, quick ? 2_000 : 10_000, 1)),

@@ -10,6 +10,7 @@ import { evaluateTargets } from './evaluateTargets.ts'
 import { generateJobs } from './generateJobs.ts'
 import { measureBackfill } from './measureBackfill.ts'
 import { measureDurability, measureDurableScale, printDurabilityTable, printDurableScaleTable } from './measureDurability.ts'
+import { measureFeed, printFeedTable } from './measureFeed.ts'
 import { measureFullNode } from './measureFullNode.ts'
 import { jobQueriesStoreJobs, measureJobQueriesAtScale, printJobQueriesAtScale } from './measureJobQueriesAtScale.ts'
 import { measureLag, type LagResult } from './measureLag.ts'
@@ -19,7 +20,7 @@ import { measureObservability, printObservabilityTable } from './measureObservab
 import { measureRateLimit, printRateLimitTable } from './measureRateLimit.ts'
 import { measureTee, printTeeTable } from './measureTee.ts'
 import { measureTls, printTlsTable } from './measureTls.ts'
-import { measureRest } from './measureRest.ts'
+import { measureRest, restTargets } from './measureRest.ts'
 import { measureServingAtScale, printServingAtScale } from './measureServingAtScale.ts'
 import { measureSlowClients, printSlowClientsTable } from './measureSlowClients.ts'
 import { parseBenchArgs } from './parseBenchArgs.ts'
@@ -42,6 +43,10 @@ const progress = (message: string): void => {
 }
 const children: BenchChild<{ type: string }>[] = []
 const cleanups: (() => Promise<void>)[] = []
+const cleanUp = async (): Promise<void> => {
+  for (const child of children.reverse()) await child.stop()
+  for (const cleanup of cleanups.reverse()) await cleanup()
+}
 
 try {
   const options = parseBenchArgs(process.argv.slice(2))
@@ -110,6 +115,27 @@ try {
     const child = spawnBenchChild<ServeIndexerMessage>({ entry: 'bench/serveIndexer.ts', options: serve, nodeFlags, name })
     children.push(child)
     return child
+  }
+
+  const feedStage = (): ReturnType<typeof measureFeed> =>
+    measureFeed({
+      clients: devnet.clients,
+      deployment: devnet.deployment,
+      batchers: generation.batchers,
+      rpcUrl: devnet.rpcUrl,
+      startServer,
+      streams: options.feedStreams,
+      changes: options.feedChanges,
+      paceMs: options.feedPaceMs,
+      restTargets: restTargets({ jobId: generation.sampleJobId, seller: generation.sampleSeller }).filter(({ name }) => ['GET /v1/jobs/:id', 'GET /v1/jobs?limit=50', 'GET /v1/stats'].includes(name)),
+      load,
+      rounds: options.feedRounds,
+      progress,
+    })
+  if (options.feedOnly) {
+    console.log(printFeedTable(await feedStage()))
+    await cleanUp()
+    process.exit(0)
   }
 
   progress(`back-filling a fresh indexer (default poll) through the counting proxy${options.rpcLatencyMs > 0 ? `, ${options.rpcLatencyMs} ms added to each answer` : ''}`)
@@ -231,6 +257,7 @@ try {
         progress,
       })
   const durableScale = options.skip.includes('durability') ? null : await measureDurableScale({ progress })
+  const feed = options.skip.includes('feed') ? null : await feedStage()
   const servingAtScale = options.skip.includes('servingscale') ? null : await servingScale()
 
   const { batchers: _batchers, ...withoutBatchers } = generation
@@ -256,7 +283,8 @@ try {
     durableScale,
     jobQueries,
     servingScale: servingAtScale,
-    targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory, fullNode }),
+    feed,
+    targets: evaluateTargets({ backfill: backfilled.result, lag, rest, memory, fullNode, feed }),
   }
   const resultsPath = resolve(options.resultsPath)
   writeFileSync(resultsPath, `${JSON.stringify(results, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`)
@@ -269,11 +297,11 @@ try {
   if (durableScale !== null) console.log(`\n${printDurableScaleTable(durableScale)}`)
   if (jobQueries !== null) console.log(`\n${printJobQueriesAtScale(jobQueries)}`)
   if (servingAtScale !== null) console.log(`\n${printServingAtScale(servingAtScale)}`)
+  if (feed !== null) console.log(`\n${printFeedTable(feed)}`)
   console.log(`\nwritten to ${options.resultsPath} in ${results.durationSec.toFixed(0)} s`)
 } catch (error) {
   console.error(error instanceof BaseError ? `bench: ${error.message}${error.details === undefined ? '' : `\n${error.details}`}` : error)
   process.exitCode = 1
 } finally {
-  for (const child of children.reverse()) await child.stop()
-  for (const cleanup of cleanups.reverse()) await cleanup()
+  await cleanUp()
 }

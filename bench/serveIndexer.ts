@@ -9,6 +9,9 @@ import { startIndexer } from '../server/indexer/startIndexer.ts'
 import { createStore } from '../server/store/createStore.ts'
 import { startServiceTeeChecking } from '../server/tee/startServiceTeeChecking.ts'
 import { createLogger } from '../platform/logging/createLogger.ts'
+import { createLiveFeed, type LiveFeed } from '../server/feed/createLiveFeed.ts'
+import { feedJournalLimits } from '../server/startRestIndexer.ts'
+import { monotonicMs } from './monotonicMs.ts'
 import { receiveBenchOptions } from './receiveBenchOptions.ts'
 import { watchEventLoop, type LoopDelayFigures } from './watchEventLoop.ts'
 import { unlimitedClientFlags } from './unlimitedClientFlags.ts'
@@ -31,7 +34,19 @@ export type ServeIndexerOptions = {
    * serve` do (startRestIndexer), with the deployment's 0G contract, PCCS and root.
    */
   teeChecking?: boolean | undefined
+  /**
+   * Also serve the live feed (`GET /v1/events`) with room for this many streams (the server's
+   * connection cap raised to match), and stamp each batch the store applies (see FeedBatchStamp).
+   */
+  feedStreams?: number | undefined
 }
+
+/**
+ * A batch the store applied: the block its cursor reached, when (monotonicMs) the store ended it,
+ * before the feed's listener ran, and when that listener had handed its events to every stream's
+ * socket (or queued them behind a slow one).
+ */
+export type FeedBatchStamp = { block: string; atMs: number; sentMs: number }
 
 export type MemoryFigures = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
 
@@ -40,6 +55,7 @@ export type ServeIndexerMessage =
   | { type: 'listening'; restUrl: string; mcpUrl: string | null }
   | { type: 'memory'; usage: MemoryFigures }
   | { type: 'cpu'; micros: number }
+  | { type: 'batches'; stamps: FeedBatchStamp[] }
 
 /**
  * The server under test, in its own process: the real indexer (`startIndexer`, so its own RPC
@@ -101,7 +117,29 @@ send({ type: 'backfilled', backfillMs, jobs: indexer.store.jobIds.length, baseli
 const teeChecking = options.teeChecking === true
   ? startServiceTeeChecking(config, { store: indexer.store, database: undefined, log: createLogger({ level: 'warn', pretty: false }).child({ component: 'tee' }) })
   : undefined
-const app = buildApp({ store: indexer.store, mode: 'production', openApiText, docsHtml, logger: false })
+const { store } = indexer
+const stamps: FeedBatchStamp[] = []
+let feed: LiveFeed | undefined
+if (options.feedStreams !== undefined) {
+  // Listeners run in the order they watch: one before the feed's, one after.
+  store.watchBatches(() => void stamps.push({ block: store.sync.cursor?.number.toString() ?? '', atMs: monotonicMs(), sentMs: 0 }))
+  feed = createLiveFeed({ store, chainId: config.chainId, journal: feedJournalLimits })
+  store.watchBatches(() => void ((stamps.at(-1) as FeedBatchStamp).sentMs = monotonicMs()))
+}
+const app = buildApp({
+  store,
+  mode: 'production',
+  openApiText,
+  docsHtml,
+  logger: false,
+  ...(feed === undefined || options.feedStreams === undefined
+    ? {}
+    : {
+        // Each stream holds a connection: room for them all beside the load's.
+        limits: { maxConnections: options.feedStreams + 1_024 },
+        feed: { feed, settings: { maxStreams: options.feedStreams, maxClientStreams: options.feedStreams, lifetimeMs: 3_600_000 } },
+      }),
+})
 const restUrl = await app.listen({ host: config.host, port: 0 })
 const mcp = options.mcp
   ? await startHostedMcpServer(config, { log: (message) => process.stderr.write(`${message}\n`), store: indexer.store })
@@ -111,9 +149,11 @@ send({ type: 'listening', restUrl, mcpUrl: mcp === undefined ? null : `${mcp.url
 process.on('message', (message: { type: string }) => {
   if (message.type === 'memory') send({ type: 'memory', usage: measureMemory() })
   if (message.type === 'cpu') send({ type: 'cpu', micros: cpuMicros() })
+  if (message.type === 'batches') send({ type: 'batches', stamps: stamps.splice(0) })
 })
 const stop = async (): Promise<void> => {
   await mcp?.close()
+  feed?.stop()
   await app.close()
   await teeChecking?.stop()
   await indexer.stop()

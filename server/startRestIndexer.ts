@@ -53,7 +53,7 @@ export type StartRestIndexerReturnType = {
 }
 
 /** Events kept for resumption: minutes of a busy market, tens of MB at most. */
-const feedJournalLimits = { maxEntries: 10_000, maxChars: 32 * 1_048_576 }
+export const feedJournalLimits = { maxEntries: 10_000, maxChars: 32 * 1_048_576 }
 
 /**
  * The indexer and its REST API: starts following the chain, and listens at once on the configured

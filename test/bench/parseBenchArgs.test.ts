@@ -69,3 +69,23 @@ describe('--slow-clients-only', () => {
     expect(parseBenchArgs(['--skip', 'slowclients']).skip).toEqual(['slowclients'])
   })
 })
+
+describe('--feed-only', () => {
+  test('off by default; 1,000 streams, 100 jobs, 2 rounds of REST', () => {
+    const options = parseBenchArgs([])
+    expect(options.feedOnly).toBe(false)
+    expect([options.feedStreams, options.feedChanges, options.feedRounds]).toEqual([1_000, 100, 2])
+  })
+  test('runs the stage alone; a quick run creates 30 jobs and loads REST once', () => {
+    const options = parseBenchArgs(['--quick', '--feed-only'])
+    expect(options.feedOnly).toBe(true)
+    expect([options.feedStreams, options.feedChanges, options.feedRounds]).toEqual([1_000, 30, 1])
+  })
+  test('--feed-streams and --feed-changes', () => {
+    const options = parseBenchArgs(['--feed-streams', '200', '--feed-changes', '10'])
+    expect([options.feedStreams, options.feedChanges]).toEqual([200, 10])
+  })
+  test('feed leaves the stage out of a full run', () => {
+    expect(parseBenchArgs(['--skip', 'feed']).skip).toEqual(['feed'])
+  })
+})
