@@ -129,10 +129,11 @@ test('default: resuming with Last-Event-ID, or ?after= for clients that cannot s
 })
 
 test('default: a client cut off before a reorg resumes with its last id: reorg first, then the corrected and removed records, and its view equals REST', async () => {
-  const serviceId = await market.registerService()
-  const kept = await market.createJob({ serviceId })
+  // Open before the job is made: a stream without an id hears only what comes after it.
   const throughout = await open('/v1/events')
   const cut = await open('/v1/events')
+  const serviceId = await market.registerService()
+  const kept = await market.createJob({ serviceId })
   await cut.waitFor(isJob(kept))
   await eventually(async () => expect(await rest(`/v1/jobs/${kept}`)).toMatchObject({ stateName: 'Pending' }))
   const snapshot = await market.snapshot()
