@@ -1,8 +1,8 @@
 import { initClient, type InitClientReturn } from '@ts-rest/core'
+import type { FeedEvent } from '../contract/feed.ts'
 import { marketContract, type MarketContract } from '../contract/router.ts'
 import { feedConnections } from './feedConnections.ts'
 import { followFeed, type EventsFilters, type FeedConnection, type FollowFeedReturnType } from './followFeed.ts'
-import type { MarketEvent } from './parseFeedEvent.ts'
 
 export type CreateMarketClientParameters = {
   /** Where the REST indexer answers, without a trailing slash, e.g. `http://127.0.0.1:8080`. */
@@ -24,13 +24,13 @@ export type EventsOptions = {
   idleTimeout?: number
 }
 
-export type EventsReturnType = AsyncGenerator<MarketEvent, void, undefined>
+export type EventsReturnType = AsyncGenerator<FeedEvent, void, undefined>
 
 /** The ts-rest client of `contract/router.ts`: one typed function per route, narrowed on `status`; and the live feed. */
 export type MarketClient = InitClientReturn<MarketContract, MarketClientArgs> & {
   /**
-   * The live feed (`GET /v1/events`), as typed events (`MarketEvent`, a `FeedEvent`: `job`,
-   * `service`, `head`, `reorg`, `reset`), followed across connections: after a drop or the indexer ending the
+   * The live feed (`GET /v1/events`), as typed events (`FeedEvent`: `job`, `service`, `head`,
+   * `reorg`, `reset`), followed across connections: after a drop or the indexer ending the
    * stream it connects again with `Last-Event-ID`, so no event is missed or repeated; 429 and 503
    * are waited out by their `Retry-After`. Throws `FeedRefusedError` (404: no feed; 400: a bad
    * filter or id) or `FeedProtocolError`; ends quietly when `signal` aborts.

@@ -1,8 +1,8 @@
-import type { feedRecordTypes } from '../contract/feed.ts'
+import type { FeedEvent, feedRecordTypes } from '../contract/feed.ts'
 import { parseRetryAfter } from '../contract/parseRetryAfter.ts'
 import { EventTooLongError, FeedProtocolError, FeedRefusedError } from '../errors/client.ts'
 import { feedRetryDelay } from './feedRetryDelay.ts'
-import { parseFeedEvent, type MarketEvent } from './parseFeedEvent.ts'
+import { parseFeedEvent } from './parseFeedEvent.ts'
 import { readEventStream } from './readEventStream.ts'
 import { sleep } from './sleep.ts'
 
@@ -39,7 +39,7 @@ export type FollowFeedParameters = {
 }
 
 /** An event, or `open`: a connection was accepted (200, an event stream), before its first event. */
-export type FeedItem = { type: 'open' } | { type: 'event'; event: MarketEvent }
+export type FeedItem = { type: 'open' } | { type: 'event'; event: FeedEvent }
 
 export type FollowFeedReturnType = AsyncGenerator<FeedItem, void, undefined>
 

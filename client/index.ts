@@ -3,7 +3,6 @@
 export { createMarketClient } from './createMarketClient.ts'
 export type { CreateMarketClientParameters, CreateMarketClientReturnType, EventsOptions, EventsReturnType, MarketClient } from './createMarketClient.ts'
 export type { EventsFilters } from './followFeed.ts'
-export type { MarketEvent } from './parseFeedEvent.ts'
 export { finalJobStates, watchJob } from './watchJob.ts'
 export type { WatchJobParameters, WatchJobReturnType } from './watchJob.ts'
 export { verifyJobAttestationOffline } from './verifyJobAttestationOffline.ts'

@@ -9,13 +9,7 @@ export type ParseFeedEventParameters = {
   validate: boolean
 }
 
-/** `FeedEvent` with `id` readable on every type: a reorg never has one. */
-type WithId<event> = event extends unknown ? ('id' extends keyof event ? event : event & { id?: undefined }) : never
-
-/** An event of the live feed as the client yields it: a `FeedEvent` (narrow on `event`), its `id` readable on any. */
-export type MarketEvent = WithId<FeedEvent>
-
-export type ParseFeedEventReturnType = MarketEvent | undefined
+export type ParseFeedEventReturnType = FeedEvent | undefined
 
 const isFeedEventType = (type: string | undefined): type is FeedEventType => (feedEventTypes as readonly (string | undefined)[]).includes(type)
 
@@ -38,7 +32,7 @@ export function parseFeedEvent(message: EventSourceMessage, { baseUrl, validate 
     throw new FeedProtocolError({ baseUrl, problem: `a "${event}" event whose data is not a JSON object` })
   }
   const candidate = { event, ...(id === undefined || id === '' ? {} : { id }), data }
-  if (!validate) return candidate as MarketEvent
+  if (!validate) return candidate as FeedEvent
   const parsed = FeedEventSchema.safeParse(candidate)
   if (!parsed.success) throw new FeedProtocolError({ baseUrl, problem: `a "${event}" event outside the contract (FeedEventSchema)`, cause: parsed.error })
   return parsed.data

@@ -163,6 +163,10 @@ export const FeedEventSchema = extendApi(
   { title: 'FeedEvent', description: 'One Server-Sent Event: `event:` is the type, `id:` the cursor (absent on a reorg and its corrections), `data:` this JSON.' },
 )
 
-export type FeedEvent = z.output<typeof FeedEventSchema>
+/** An event's `id` can be read on every type: a reorg never has one. */
+type WithId<event> = event extends unknown ? ('id' extends keyof event ? event : event & { id?: undefined }) : never
+
+/** One event of the feed, narrowed on `event`; its `id` (absent on a reorg and its corrections) readable on any. */
+export type FeedEvent = WithId<z.output<typeof FeedEventSchema>>
 export type JobFeedData = z.output<typeof JobFeedDataSchema>
 export type ServiceFeedData = z.output<typeof ServiceFeedDataSchema>

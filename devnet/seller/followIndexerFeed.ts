@@ -1,6 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser'
 import { readEventStream } from '../../client/readEventStream.ts'
 import { sleep } from '../../client/sleep.ts'
+import { EventTooLongError } from '../../errors/client.ts'
 import { type FeedEvent, FeedEventSchema, feedEventTypes } from '../../contract/feed.ts'
 import { parseRetryAfter } from '../../contract/parseRetryAfter.ts'
 import { IndexerFeedError } from '../../errors/seller.ts'
@@ -86,9 +87,7 @@ export async function* followIndexerFeed({
       yield { type: 'open', after: lastId }
       const alive = (): void => deadline(idleTimeoutMs, `sent nothing for ${idleTimeoutMs / 1_000} s`)
       alive()
-      for await (const item of readEventStream(body, { onChunk: alive, maxEventLength: maxEventChars })) {
-        if (item.type !== 'event') continue
-        const { message } = item
+      for await (const message of readMessages(body, { indexerUrl, onChunk: alive })) {
         const event = parseEvent(message, indexerUrl)
         // The consumer's time is not the indexer's silence.
         clearTimeout(timer)
@@ -164,6 +163,19 @@ async function readErrorCode(response: Response): Promise<string | undefined> {
   }
   const code = /"code"\s*:\s*"([a-z0-9_]{1,64})"/.exec(text)?.[1]
   return code
+}
+
+/** The dispatched messages of an event stream as they arrive (the client's reader); an event still cut off when the body ends is dropped (it comes again after the resume). */
+async function* readMessages(
+  body: ReadableStream<Uint8Array>,
+  { indexerUrl, onChunk }: { indexerUrl: string; onChunk: () => void },
+): AsyncGenerator<EventSourceMessage, void, undefined> {
+  try {
+    for await (const item of readEventStream(body, { onChunk, maxEventLength: maxEventChars })) if (item.type === 'event') yield item.message
+  } catch (error) {
+    if (error instanceof EventTooLongError) throw new IndexerFeedError({ url: indexerUrl, problem: `sent an event longer than ${maxEventChars} characters`, cause: error })
+    throw error
+  }
 }
 
 /** The event a message carries, checked against the contract; undefined for an event type this seller does not know (a newer indexer's). */

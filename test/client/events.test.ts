@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { createMarketClient } from '../../client/createMarketClient.ts'
-import type { MarketEvent } from '../../client/parseFeedEvent.ts'
+import type { FeedEvent } from '../../contract/feed.ts'
 import { FeedProtocolError, FeedRefusedError } from '../../errors/client.ts'
 import { type FeedHandler, type FeedServer, jobAt, startFeedServer } from './support/startFeedServer.ts'
 
@@ -32,7 +32,7 @@ async function serve(events: FeedHandler[]): Promise<FeedServer> {
  * fills as they come: a handler that cuts a connection waits for what it sent to be read first,
  * as fetch drops what it holds unread when a body fails.
  */
-async function take(iterator: AsyncGenerator<MarketEvent, void, undefined>, count: number, events: MarketEvent[] = []): Promise<MarketEvent[]> {
+async function take(iterator: AsyncGenerator<FeedEvent, void, undefined>, count: number, events: FeedEvent[] = []): Promise<FeedEvent[]> {
   for await (const event of iterator) {
     events.push(event)
     if (events.length === count) break
@@ -85,7 +85,7 @@ describe('filters', () => {
 
 describe('resuming', () => {
   test('a connection cut in the middle of an event: the next one sends Last-Event-ID, and the cut event comes once, whole', async () => {
-    const seen: MarketEvent[] = []
+    const seen: FeedEvent[] = []
     const { baseUrl, eventRequests } = await serve([
       async (stream) => {
         stream.open()
@@ -123,7 +123,7 @@ describe('resuming', () => {
   })
 
   test('a reorg and its corrections carry no id: a drop after them resumes from the id before the reorg', async () => {
-    const seen: MarketEvent[] = []
+    const seen: FeedEvent[] = []
     const { baseUrl, eventRequests } = await serve([
       async (stream) => {
         stream.open()
@@ -147,7 +147,7 @@ describe('resuming', () => {
 
   test('reset: yielded with its cursor, the stream goes on, and a later resume starts from the cursor', async () => {
     const reset = { reason: 'cursor_too_old', message: 'Read the REST API again, then resume after this id.', cursor: id(50, 'c') }
-    const seen: MarketEvent[] = []
+    const seen: FeedEvent[] = []
     const { baseUrl, eventRequests } = await serve([
       async (stream) => {
         stream.open()
@@ -282,7 +282,7 @@ describe('abort', () => {
   test('while the stream is open: the iteration ends quietly and the connection closes', async () => {
     const { baseUrl, eventRequests } = await serve([(stream) => (stream.open(), stream.send({ id: id(10), event: 'job', data: jobEvent(10) }))])
     const controller = new AbortController()
-    const events: MarketEvent[] = []
+    const events: FeedEvent[] = []
     for await (const event of createMarketClient({ baseUrl }).events({}, { signal: controller.signal })) {
       events.push(event)
       setTimeout(() => controller.abort(), 50)

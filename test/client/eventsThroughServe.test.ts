@@ -2,7 +2,7 @@ import { parseEther } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createMarketClient, type MarketClient } from '../../client/createMarketClient.ts'
 import { watchJob } from '../../client/watchJob.ts'
-import type { MarketEvent } from '../../client/parseFeedEvent.ts'
+import type { FeedEvent } from '../../contract/feed.ts'
 import type { JobStateName } from '../../contract/job.ts'
 import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import type { MarketDriver } from '../indexer/support/createMarketDriver.ts'
@@ -34,16 +34,16 @@ afterAll(async () => {
 })
 
 /** Follows `events` into an array until `stop()`; `waitFor` resolves with the first event that passes `check`. */
-function collect(events: AsyncGenerator<MarketEvent, void, undefined>, controller: AbortController) {
-  const received: MarketEvent[] = []
+function collect(events: AsyncGenerator<FeedEvent, void, undefined>, controller: AbortController) {
+  const received: FeedEvent[] = []
   const done = (async () => {
     for await (const event of events) received.push(event)
   })()
   return {
     received,
-    waitFor: async (check: (event: MarketEvent) => boolean): Promise<MarketEvent> => {
+    waitFor: async (check: (event: FeedEvent) => boolean): Promise<FeedEvent> => {
       await expect.poll(() => received.some(check)).toBe(true)
-      return received.find(check) as MarketEvent
+      return received.find(check) as FeedEvent
     },
     stop: async (): Promise<void> => {
       controller.abort()
@@ -52,7 +52,7 @@ function collect(events: AsyncGenerator<MarketEvent, void, undefined>, controlle
   }
 }
 
-const isJob = (jobId: bigint, { stateName, change }: { stateName?: JobStateName; change?: string } = {}) => (event: MarketEvent) =>
+const isJob = (jobId: bigint, { stateName, change }: { stateName?: JobStateName; change?: string } = {}) => (event: FeedEvent) =>
   event.event === 'job' &&
   event.data.jobId === String(jobId) &&
   (stateName === undefined || event.data.job?.stateName === stateName) &&
@@ -144,7 +144,7 @@ test('default: a client cut off before a reorg resumes by itself with its last i
   expect(view.has(String(given))).toBe(false)
   // Resumed from its last id: nothing it had before the cut came again. (After a reorg, the indexer
   // sends corrections twice, without ids and then with the block's "c" id: whole states, harmless.)
-  const idsOf = (events: MarketEvent[]): string[] => events.flatMap(({ id }) => (id === undefined ? [] : [id]))
+  const idsOf = (events: FeedEvent[]): string[] => events.flatMap(({ id }) => (id === undefined ? [] : [id]))
   const before = new Set(idsOf(feed.received.slice(0, beforeCut)))
   expect(idsOf(feed.received.slice(beforeCut)).filter((id) => before.has(id))).toEqual([])
   await feed.stop()
