@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
-import type { FeedEvent, JobFeedData } from '../../contract/feed.ts'
+import type { MarketEvent } from '../../client/parseFeedEvent.ts'
+import type { JobFeedData } from '../../contract/feed.ts'
 import { IndexerFeedError } from '../../errors/seller.ts'
 import { createCursorFile } from './createCursorFile.ts'
 import { describeFirstLine } from './describeFirstLine.ts'
@@ -70,9 +71,9 @@ export function createFeedJobSource({ indexerUrl, chainId, sellers, serviceIds, 
     if (record === undefined) log(`The indexer sent job ${jobId} without its JobCreated event: it is left for a REST read.`)
     else queue(record, lastId)
   }
-  const onEvent = (event: FeedEvent): void => {
+  const onEvent = (event: MarketEvent): void => {
     // A reorg and its corrections carry no id.
-    const id = 'id' in event && typeof event.id === 'string' ? event.id : undefined
+    const { id } = event
     const eventChain = id === undefined ? chainId : Number(id.slice(0, id.indexOf('-')))
     if (eventChain !== chainId) {
       if (!otherChainReported) log(`The indexer at ${indexerUrl} follows chain ${eventChain}, not this seller's chain ${chainId}: its events are ignored.`)

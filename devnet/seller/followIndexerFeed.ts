@@ -1,6 +1,9 @@
-import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser'
-import { type FeedEvent, FeedEventSchema, feedEventTypes } from '../../contract/feed.ts'
+import { type MarketEvent, parseFeedEvent } from '../../client/parseFeedEvent.ts'
+import { readEventStream } from '../../client/readEventStream.ts'
+import { sleep } from '../../client/sleep.ts'
 import { parseRetryAfter } from '../../contract/parseRetryAfter.ts'
+import type { BaseError } from '../../errors/BaseError.ts'
+import { EventTooLongError, FeedProtocolError } from '../../errors/client.ts'
 import { IndexerFeedError } from '../../errors/seller.ts'
 
 export type FollowIndexerFeedParameters = {
@@ -24,7 +27,7 @@ export type FollowIndexerFeedParameters = {
  * `open`: a stream was accepted, resuming after `after` (undefined: from now on, so the changes
  * before it are not known from the feed); `event`: one event, checked against the contract.
  */
-export type IndexerFeedItem = { type: 'open'; after: string | undefined } | { type: 'event'; event: FeedEvent }
+export type IndexerFeedItem = { type: 'open'; after: string | undefined } | { type: 'event'; event: MarketEvent }
 
 export type FollowIndexerFeedReturnType = AsyncGenerator<IndexerFeedItem, void, undefined>
 
@@ -39,12 +42,13 @@ const minWaitMs = 500
 const shortLivedMs = 3_000
 
 /**
- * Follows an indexer's live feed (`GET /v1/events`, Server-Sent Events on `fetch`, parsed by
- * eventsource-parser) across connections, resuming with `Last-Event-ID` after the last id
+ * Follows an indexer's live feed (`GET /v1/events`, Server-Sent Events on `fetch`, read and
+ * checked by the typed client's readEventStream and parseFeedEvent) across connections, resuming with `Last-Event-ID` after the last id
  * received, so an event is seen again at most after a drop, never missed. Nothing ends it but the
  * signal: an unreachable, silent, refusing or malformed indexer is logged and asked again, after
- * its `Retry-After` (429, 503) or a back-off (1 s doubling to 30 s). Kept in the seller's folder:
- * the typed client's `client.events` can take its place.
+ * its `Retry-After` (429, 503) or a back-off (1 s doubling to 30 s). The client's `client.events`
+ * does the same for an app, but ends on a refusal it cannot wait out and waits without a word: a
+ * seller must keep going and say why it hears nothing.
  */
 export async function* followIndexerFeed({
   indexerUrl,
@@ -74,7 +78,7 @@ export async function* followIndexerFeed({
     }
     const openedAt = Date.now()
     let delivered = false
-    let failure: IndexerFeedError | undefined
+    let failure: BaseError | undefined
     try {
       deadline(connectTimeoutMs, `gave no answer within ${connectTimeoutMs / 1_000} s`)
       const body = await openStream(url, { indexerUrl, lastId, signal: attempt.signal })
@@ -84,12 +88,13 @@ export async function* followIndexerFeed({
       yield { type: 'open', after: lastId }
       const alive = (): void => deadline(idleTimeoutMs, `sent nothing for ${idleTimeoutMs / 1_000} s`)
       alive()
-      for await (const message of readMessages(body, { indexerUrl, onChunk: alive })) {
-        const event = parseEvent(message, indexerUrl)
+      for await (const item of readEventStream(body, { onChunk: alive, maxEventLength: maxEventChars })) {
+        if (item.type === 'retry') continue
+        const event = parseFeedEvent(item.message, { baseUrl: indexerUrl, validate: true })
         // The consumer's time is not the indexer's silence.
         clearTimeout(timer)
         if (event !== undefined) yield { type: 'event', event }
-        if (message.id !== undefined && message.id !== '') lastId = message.id
+        if (item.message.id !== undefined && item.message.id !== '') lastId = item.message.id
         delivered = true
         alive()
       }
@@ -99,9 +104,11 @@ export async function* followIndexerFeed({
       failure =
         expired !== undefined
           ? new IndexerFeedError({ url: indexerUrl, problem: expired })
-          : error instanceof IndexerFeedError
+          : error instanceof IndexerFeedError || error instanceof FeedProtocolError
             ? error
-            : new IndexerFeedError({ url: indexerUrl, problem: `could not be read: ${describeCause(error)}`, cause: error })
+            : error instanceof EventTooLongError
+              ? new IndexerFeedError({ url: indexerUrl, problem: `sent an event longer than ${maxEventChars} characters`, cause: error })
+              : new IndexerFeedError({ url: indexerUrl, problem: `could not be read: ${describeCause(error)}`, cause: error })
     } finally {
       clearTimeout(timer)
       attempt.abort()
@@ -113,7 +120,8 @@ export async function* followIndexerFeed({
       continue
     }
     failures = delivered ? 1 : failures + 1
-    const wait = Math.max(minWaitMs, Math.min(failure.retryAfterMs ?? Math.min(1_000 * 2 ** (failures - 1), maxBackoffMs), maxRetryAfterMs))
+    const retryAfterMs = failure instanceof IndexerFeedError ? failure.retryAfterMs : undefined
+    const wait = Math.max(minWaitMs, Math.min(retryAfterMs ?? Math.min(1_000 * 2 ** (failures - 1), maxBackoffMs), maxRetryAfterMs))
     if (failure.message !== reported) {
       log(`${failure.message} Trying again in ${Math.ceil(wait / 1_000)} s, ${lastId === undefined ? 'from now on' : `resuming after ${lastId}`}.`)
     }
@@ -162,50 +170,6 @@ async function readErrorCode(response: Response): Promise<string | undefined> {
   return code
 }
 
-/** The dispatched messages of an event stream as they arrive; an event still cut off when the body ends is dropped (it comes again after the resume). */
-async function* readMessages(
-  body: ReadableStream<Uint8Array>,
-  { indexerUrl, onChunk }: { indexerUrl: string; onChunk: () => void },
-): AsyncGenerator<EventSourceMessage, void, undefined> {
-  const messages: EventSourceMessage[] = []
-  let tooLong: ParseError | undefined
-  const parser = createParser({
-    onEvent: (message) => messages.push(message),
-    onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') tooLong = error
-    },
-    maxBufferSize: maxEventChars,
-  })
-  const reader = body.getReader()
-  const decoder = new TextDecoder()
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return
-      onChunk()
-      parser.feed(decoder.decode(value, { stream: true }))
-      if (tooLong !== undefined) throw new IndexerFeedError({ url: indexerUrl, problem: `sent an event longer than ${maxEventChars} characters`, cause: tooLong })
-      while (messages.length > 0) yield messages.shift() as EventSourceMessage
-    }
-  } finally {
-    reader.cancel().catch(() => undefined)
-  }
-}
-
-/** The event a message carries, checked against the contract; undefined for an event type this seller does not know (a newer indexer's). */
-function parseEvent({ event, id, data }: EventSourceMessage, indexerUrl: string): FeedEvent | undefined {
-  if (!(feedEventTypes as readonly (string | undefined)[]).includes(event)) return undefined
-  let json: unknown
-  try {
-    json = JSON.parse(data)
-  } catch (cause) {
-    throw new IndexerFeedError({ url: indexerUrl, problem: `sent a ${event} event whose data is not JSON`, cause })
-  }
-  const parsed = FeedEventSchema.safeParse({ event, ...(id === undefined ? {} : { id }), data: json })
-  if (!parsed.success) throw new IndexerFeedError({ url: indexerUrl, problem: `sent a ${event} event the API's contract does not allow`, cause: parsed.error })
-  return parsed.data
-}
-
 /** The innermost message of an error's cause chain: fetch's "fetch failed" says less than its cause's "connect ECONNREFUSED ...". */
 function describeCause(error: unknown): string {
   let message = error instanceof Error ? error.message : String(error)
@@ -213,14 +177,3 @@ function describeCause(error: unknown): string {
   return message.split('\n')[0] ?? message
 }
 
-function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, milliseconds)
-    signal.addEventListener('abort', done, { once: true })
-  })
-}
