@@ -167,7 +167,7 @@ describe('createCursorFile', () => {
       expect(createCursorFile(path, { log: (line) => lines.push(line) }).read()).toBe(null)
       expect(lines).toEqual([
         expect.stringMatching(new RegExp(`^The feed cursor file ${path} is not JSON \\(.+\\): starting from the indexer's Pending jobs\\.$`)),
-        `The feed cursor file ${path} holds no event id: starting from the indexer's Pending jobs.`,
+        `The feed cursor file ${path} is not a cursor this seller wrote: starting from the indexer's Pending jobs.`,
       ])
     } finally {
       rmSync(folder, { recursive: true, force: true })
