@@ -1,8 +1,9 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { FeedCursorSchema } from '../../contract/feed.ts'
 import { describeFirstLine } from './describeFirstLine.ts'
+import { readJsonFile } from './readJsonFile.ts'
 
 export type CursorFile = {
   /** The id saved last; null when none was (or the file is absent or unreadable): the indexer's REST API is read first. */
@@ -21,23 +22,13 @@ const CursorFileSchema = z.object({ cursor: FeedCursorSchema.nullable() })
 export function createCursorFile(file: string, { log }: { log: (line: string) => void }): CursorFile {
   return {
     read() {
-      let text: string
-      try {
-        text = readFileSync(file, 'utf8')
-      } catch {
-        // No file yet: this seller's first run on the feed.
-        return null
+      const read = readJsonFile(file, CursorFileSchema)
+      // Absent: this seller's first run on the feed.
+      if (read.kind === 'read') return read.data.cursor
+      if (read.kind === 'malformed') {
+        const what = read.cause instanceof SyntaxError ? `not JSON (${describeFirstLine(read.cause)})` : 'not a cursor this seller wrote'
+        log(`The feed cursor file ${file} is ${what}: starting from the indexer's Pending jobs.`)
       }
-      let json: unknown
-      try {
-        json = JSON.parse(text)
-      } catch (error) {
-        log(`The feed cursor file ${file} is not JSON (${describeFirstLine(error)}): starting from the indexer's Pending jobs.`)
-        return null
-      }
-      const parsed = CursorFileSchema.safeParse(json)
-      if (parsed.success) return parsed.data.cursor
-      log(`The feed cursor file ${file} holds no event id: starting from the indexer's Pending jobs.`)
       return null
     },
     write(cursor) {

@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
-import type { FeedEvent, JobFeedData } from '../../contract/feed.ts'
+import type { FeedEvent } from '../../contract/feed.ts'
+import type { JobFeedData } from '../../contract/feed.ts'
 import { IndexerFeedError } from '../../errors/seller.ts'
 import { createCursorFile } from './createCursorFile.ts'
 import { describeFirstLine } from './describeFirstLine.ts'
@@ -72,7 +73,7 @@ export function createFeedJobSource({ indexerUrl, chainId, sellers, serviceIds, 
   }
   const onEvent = (event: FeedEvent): void => {
     // A reorg and its corrections carry no id.
-    const id = 'id' in event && typeof event.id === 'string' ? event.id : undefined
+    const { id } = event
     const eventChain = id === undefined ? chainId : Number(id.slice(0, id.indexOf('-')))
     if (eventChain !== chainId) {
       if (!otherChainReported) log(`The indexer at ${indexerUrl} follows chain ${eventChain}, not this seller's chain ${chainId}: its events are ignored.`)

@@ -1,9 +1,10 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { renameSync, writeFileSync } from 'node:fs'
 import { type Address, type Hex, getAddress } from 'viem'
 import { z } from 'zod'
 import { UintStringSchema } from '../../contract/primitives.ts'
 import { SellerStateFileError } from '../../errors/seller.ts'
 import type { SellerBackendUsage } from './backends/SellerBackend.ts'
+import { readJsonFile } from './readJsonFile.ts'
 
 /** An answer the seller produced for a job; served to the buyer once `settled`. */
 export type SellerOutput = {
@@ -100,20 +101,9 @@ export function createSellerStore({ file, chainKey }: CreateSellerStoreParameter
 }
 
 function readStateFile(file: string): z.output<typeof StateFileSchema> | undefined {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch {
-    // No state yet: the first run of this seller.
-    return undefined
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (cause) {
-    throw new SellerStateFileError(file, { cause })
-  }
-  const parsed = StateFileSchema.safeParse(json)
-  if (!parsed.success) throw new SellerStateFileError(file, { cause: parsed.error })
-  return parsed.data
+  const read = readJsonFile(file, StateFileSchema)
+  // Absent: no state yet, the first run of this seller.
+  if (read.kind === 'absent') return undefined
+  if (read.kind === 'malformed') throw new SellerStateFileError(file, { cause: read.cause })
+  return read.data
 }

@@ -1,9 +1,10 @@
-import type { EventSourceMessage } from 'eventsource-parser'
+import { parseFeedEvent } from '../../client/parseFeedEvent.ts'
+import type { FeedEvent } from '../../contract/feed.ts'
 import { readEventStream } from '../../client/readEventStream.ts'
 import { sleep } from '../../client/sleep.ts'
-import { EventTooLongError } from '../../errors/client.ts'
-import { type FeedEvent, FeedEventSchema, feedEventTypes } from '../../contract/feed.ts'
 import { parseRetryAfter } from '../../contract/parseRetryAfter.ts'
+import type { BaseError } from '../../errors/BaseError.ts'
+import { EventTooLongError, FeedProtocolError } from '../../errors/client.ts'
 import { IndexerFeedError } from '../../errors/seller.ts'
 
 export type FollowIndexerFeedParameters = {
@@ -42,12 +43,13 @@ const minWaitMs = 500
 const shortLivedMs = 3_000
 
 /**
- * Follows an indexer's live feed (`GET /v1/events`, Server-Sent Events on `fetch`, parsed by
- * eventsource-parser) across connections, resuming with `Last-Event-ID` after the last id
+ * Follows an indexer's live feed (`GET /v1/events`, Server-Sent Events on `fetch`, read and
+ * checked by the typed client's readEventStream and parseFeedEvent) across connections, resuming with `Last-Event-ID` after the last id
  * received, so an event is seen again at most after a drop, never missed. Nothing ends it but the
  * signal: an unreachable, silent, refusing or malformed indexer is logged and asked again, after
- * its `Retry-After` (429, 503) or a back-off (1 s doubling to 30 s). Kept in the seller's folder:
- * the typed client's `client.events` can take its place.
+ * its `Retry-After` (429, 503) or a back-off (1 s doubling to 30 s). The client's `client.events`
+ * does the same for an app, but ends on a refusal it cannot wait out and waits without a word: a
+ * seller must keep going and say why it hears nothing.
  */
 export async function* followIndexerFeed({
   indexerUrl,
@@ -77,7 +79,7 @@ export async function* followIndexerFeed({
     }
     const openedAt = Date.now()
     let delivered = false
-    let failure: IndexerFeedError | undefined
+    let failure: BaseError | undefined
     try {
       deadline(connectTimeoutMs, `gave no answer within ${connectTimeoutMs / 1_000} s`)
       const body = await openStream(url, { indexerUrl, lastId, signal: attempt.signal })
@@ -87,12 +89,13 @@ export async function* followIndexerFeed({
       yield { type: 'open', after: lastId }
       const alive = (): void => deadline(idleTimeoutMs, `sent nothing for ${idleTimeoutMs / 1_000} s`)
       alive()
-      for await (const message of readMessages(body, { indexerUrl, onChunk: alive })) {
-        const event = parseEvent(message, indexerUrl)
+      for await (const item of readEventStream(body, { onChunk: alive, maxEventLength: maxEventChars })) {
+        if (item.type === 'retry') continue
+        const event = parseFeedEvent(item.message, { baseUrl: indexerUrl, validate: true })
         // The consumer's time is not the indexer's silence.
         clearTimeout(timer)
         if (event !== undefined) yield { type: 'event', event }
-        if (message.id !== undefined && message.id !== '') lastId = message.id
+        if (item.message.id !== undefined && item.message.id !== '') lastId = item.message.id
         delivered = true
         alive()
       }
@@ -102,9 +105,11 @@ export async function* followIndexerFeed({
       failure =
         expired !== undefined
           ? new IndexerFeedError({ url: indexerUrl, problem: expired })
-          : error instanceof IndexerFeedError
+          : error instanceof IndexerFeedError || error instanceof FeedProtocolError
             ? error
-            : new IndexerFeedError({ url: indexerUrl, problem: `could not be read: ${describeCause(error)}`, cause: error })
+            : error instanceof EventTooLongError
+              ? new IndexerFeedError({ url: indexerUrl, problem: `sent an event longer than ${maxEventChars} characters`, cause: error })
+              : new IndexerFeedError({ url: indexerUrl, problem: `could not be read: ${describeCause(error)}`, cause: error })
     } finally {
       clearTimeout(timer)
       attempt.abort()
@@ -116,7 +121,8 @@ export async function* followIndexerFeed({
       continue
     }
     failures = delivered ? 1 : failures + 1
-    const wait = Math.max(minWaitMs, Math.min(failure.retryAfterMs ?? Math.min(1_000 * 2 ** (failures - 1), maxBackoffMs), maxRetryAfterMs))
+    const retryAfterMs = failure instanceof IndexerFeedError ? failure.retryAfterMs : undefined
+    const wait = Math.max(minWaitMs, Math.min(retryAfterMs ?? Math.min(1_000 * 2 ** (failures - 1), maxBackoffMs), maxRetryAfterMs))
     if (failure.message !== reported) {
       log(`${failure.message} Trying again in ${Math.ceil(wait / 1_000)} s, ${lastId === undefined ? 'from now on' : `resuming after ${lastId}`}.`)
     }
@@ -165,36 +171,10 @@ async function readErrorCode(response: Response): Promise<string | undefined> {
   return code
 }
 
-/** The dispatched messages of an event stream as they arrive (the client's reader); an event still cut off when the body ends is dropped (it comes again after the resume). */
-async function* readMessages(
-  body: ReadableStream<Uint8Array>,
-  { indexerUrl, onChunk }: { indexerUrl: string; onChunk: () => void },
-): AsyncGenerator<EventSourceMessage, void, undefined> {
-  try {
-    for await (const item of readEventStream(body, { onChunk, maxEventLength: maxEventChars })) if (item.type === 'event') yield item.message
-  } catch (error) {
-    if (error instanceof EventTooLongError) throw new IndexerFeedError({ url: indexerUrl, problem: `sent an event longer than ${maxEventChars} characters`, cause: error })
-    throw error
-  }
-}
-
-/** The event a message carries, checked against the contract; undefined for an event type this seller does not know (a newer indexer's). */
-function parseEvent({ event, id, data }: EventSourceMessage, indexerUrl: string): FeedEvent | undefined {
-  if (!(feedEventTypes as readonly (string | undefined)[]).includes(event)) return undefined
-  let json: unknown
-  try {
-    json = JSON.parse(data)
-  } catch (cause) {
-    throw new IndexerFeedError({ url: indexerUrl, problem: `sent a ${event} event whose data is not JSON`, cause })
-  }
-  const parsed = FeedEventSchema.safeParse({ event, ...(id === undefined ? {} : { id }), data: json })
-  if (!parsed.success) throw new IndexerFeedError({ url: indexerUrl, problem: `sent a ${event} event the API's contract does not allow`, cause: parsed.error })
-  return parsed.data
-}
-
 /** The innermost message of an error's cause chain: fetch's "fetch failed" says less than its cause's "connect ECONNREFUSED ...". */
 function describeCause(error: unknown): string {
   let message = error instanceof Error ? error.message : String(error)
   for (let link: unknown = error; link instanceof Error; link = link.cause) if (link.message !== '') message = link.message
   return message.split('\n')[0] ?? message
 }
+

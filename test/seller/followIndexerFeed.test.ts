@@ -111,7 +111,9 @@ describe('what the stream sends', () => {
     const feed = await follow([stream(headFrame(5), bad), stream(headFrame(6))])
     await expect.poll(() => feed.asked.length).toBe(2)
     expect(feed.asked[1]?.lastEventId).toBe(headId(5))
-    expect(feed.lines[0]).toMatch(/sent a job event the API's contract does not allow\. Trying again in 1 s, resuming after 31337-5-0123456789abcdef-h\.$/)
+    expect(feed.lines[0]).toBe(
+      `Following the feed of "${feed.indexerUrl}" failed: GET /v1/events answered a "job" event outside the contract (FeedEventSchema). Trying again in 1 s, resuming after ${headId(5)}.`,
+    )
     expect(feed.items.flatMap((item) => (item.type === 'event' ? [item.event.event] : []))).toEqual(['head', 'head'])
   })
 
@@ -165,7 +167,7 @@ describe('createCursorFile', () => {
       expect(createCursorFile(path, { log: (line) => lines.push(line) }).read()).toBe(null)
       expect(lines).toEqual([
         expect.stringMatching(new RegExp(`^The feed cursor file ${path} is not JSON \\(.+\\): starting from the indexer's Pending jobs\\.$`)),
-        `The feed cursor file ${path} holds no event id: starting from the indexer's Pending jobs.`,
+        `The feed cursor file ${path} is not a cursor this seller wrote: starting from the indexer's Pending jobs.`,
       ])
     } finally {
       rmSync(folder, { recursive: true, force: true })
