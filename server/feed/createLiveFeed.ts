@@ -121,6 +121,8 @@ export function createLiveFeed({ store, chainId, journal: limits }: CreateLiveFe
       return framesFor(journal.after(cursor), filter)
     }
     const reorg = findGivenUp(journal, cursor, onChain)
+    // Below the kept events and every block the store still holds a hash of: whichever branch it was on, too old to replay.
+    if (reorg === undefined && tooOld(cursor)) return reset('cursor_too_old', `The id given is older than the events kept, and than the blocks this indexer can check it against. ${keptSince}`)
     if (reorg === undefined || tooOld(reorg.ancestor))
       return reset(reorg === undefined ? 'unknown_block' : 'cursor_too_old', `The id's block is no longer on the chain, and the reorg that gave it up is not among those this indexer remembers. ${keptSince}`)
     const parameters = recordParameters(reorg.ancestor, reorg.ancestor.block, true)
