@@ -14,6 +14,7 @@ import type { ServingAtScaleResult } from './measureServingAtScale.ts'
 import type { SlowClientsResult } from './measureSlowClients.ts'
 import type { TlsCost } from './measureTls.ts'
 import type { BenchOptions } from './parseBenchArgs.ts'
+import type { FirstTeeRoundResult } from './awaitFirstTeeRound.ts'
 
 /** Everything one `npm run bench` measured; written to bench/results.json (bigints as strings). */
 export type BenchResults = {
@@ -26,6 +27,8 @@ export type BenchResults = {
   generation: Omit<GenerateJobsReturnType, 'batchers'>
   backfill: BackfillResult
   lag: LagResult[]
+  /** The server under test's first round of TEE checks after its back-fill; the stages after it run beside the checking. */
+  tee: FirstTeeRoundResult
   rest: CeilingComparison[]
   mcp: CeilingComparison[]
   memory: MemoryResult

@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { BaseError } from '../errors/BaseError.ts'
 import { BenchChildError } from '../errors/bench.ts'
 import { assertMemoryFor } from './assertMemoryFor.ts'
+import { awaitFirstTeeRound } from './awaitFirstTeeRound.ts'
 import type { BenchResults } from './BenchResults.ts'
 import { evaluateTargets } from './evaluateTargets.ts'
 import { generateJobs } from './generateJobs.ts'
@@ -28,6 +29,7 @@ import { readChildCpu } from './readChildCpu.ts'
 import type { ServeHostedMcpMessage, ServeHostedMcpOptions } from './serveHostedMcp.ts'
 import type { ServeIndexerMessage, ServeIndexerOptions } from './serveIndexer.ts'
 import { spawnBenchChild, type BenchChild } from './spawnBenchChild.ts'
+import { startBenchAttestations } from './startBenchAttestations.ts'
 import { startBenchDevnet } from './startBenchDevnet.ts'
 import { startCountingProxy } from './startCountingProxy.ts'
 
@@ -98,6 +100,9 @@ try {
   const devnet = await startBenchDevnet({ node: options.node })
   cleanups.push(devnet.stop)
   const generation = await generateJobs(devnet.clients, { deployment: devnet.deployment, jobs: options.jobs, onProgress: progress })
+  const attestations = await startBenchAttestations(devnet.clients.public, { deployment: devnet.deployment, teeRoot: devnet.teeRoot, batchers: generation.batchers })
+  cleanups.push(attestations.stop)
+  progress(`registered ${attestations.providers} 0G provider records, each pointing at quotes made with the devnet's root`)
 
   const proxy = await startCountingProxy({ target: devnet.rpcUrl, latencyMs: options.rpcLatencyMs })
   cleanups.push(proxy.stop)
@@ -144,6 +149,7 @@ try {
       startBlock: devnet.deployment.deployBlock,
       pollIntervalMs: options.defaultPollMs,
       mcp: true,
+      teeChecking: true,
     },
     'server under test',
   )
@@ -151,6 +157,10 @@ try {
   // The added latency is the back-fill's: the lag stage times the indexer's own delays.
   proxy.setLatencyMs(0)
   if (backfilled.mcpUrl === null) throw new BenchChildError('The server under test started no MCP server.')
+
+  progress(`waiting for the server under test's first round of TEE checks (${generation.services} services), so that what follows runs beside the checking`)
+  const tee = await awaitFirstTeeRound(backfilled.restUrl, { services: generation.services, serverCpu: () => readChildCpu(server) })
+  progress(`first round of TEE checks: ${JSON.stringify(tee.verdicts)} in ${(tee.durationMs / 1000).toFixed(1)} s, ${tee.serverCpuMs.toFixed(0)} ms of the server's CPU`)
 
   let lag: LagResult[] = []
   if (!options.skip.includes('lag')) {
@@ -260,6 +270,7 @@ try {
     generation: withoutBatchers,
     backfill: backfilled.result,
     lag,
+    tee,
     rest,
     mcp,
     memory,

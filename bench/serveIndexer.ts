@@ -7,6 +7,8 @@ import { buildApp } from '../server/http/buildApp.ts'
 import { buildDocsHtml } from '../server/http/buildDocsHtml.ts'
 import { startIndexer } from '../server/indexer/startIndexer.ts'
 import { createStore } from '../server/store/createStore.ts'
+import { startServiceTeeChecking } from '../server/tee/startServiceTeeChecking.ts'
+import { createLogger } from '../platform/logging/createLogger.ts'
 import { createLiveFeed, type LiveFeed } from '../server/feed/createLiveFeed.ts'
 import { feedJournalLimits } from '../server/startRestIndexer.ts'
 import { monotonicMs } from './monotonicMs.ts'
@@ -27,6 +29,11 @@ export type ServeIndexerOptions = {
   mcp: boolean
   /** `--rpc-rate-limit`: calls per second the node accepts (default none). */
   rpcRateLimit?: number | undefined
+  /**
+   * Check every service's TEE in the background once back-filled, as `npm start` and `npm run
+   * serve` do (startRestIndexer), with the deployment's 0G contract, PCCS and root.
+   */
+  teeChecking?: boolean | undefined
   /**
    * Also serve the live feed (`GET /v1/events`) with room for this many streams (the server's
    * connection cap raised to match), and stamp each batch the store applies (see FeedBatchStamp).
@@ -91,6 +98,8 @@ const config = loadConfig({
     ...unlimitedClientFlags,
   ],
   env: {},
+  // Where the devnet's TEE (its 0G contract, PCCS and root) is read from, as npm start passes it.
+  deployment,
 })
 const openApiPath = fileURLToPath(new URL('../openapi.json', import.meta.url))
 const openApiText = await readFile(openApiPath, 'utf8')
@@ -105,6 +114,9 @@ const loopDelay = loop.stop()
 const backfillMs = performance.now() - startedAt
 send({ type: 'backfilled', backfillMs, jobs: indexer.store.jobIds.length, baseline, loaded: measureMemory(), loopDelay })
 
+const teeChecking = options.teeChecking === true
+  ? startServiceTeeChecking(config, { store: indexer.store, database: undefined, log: createLogger({ level: 'warn', pretty: false }).child({ component: 'tee' }) })
+  : undefined
 const { store } = indexer
 const stamps: FeedBatchStamp[] = []
 let feed: LiveFeed | undefined
@@ -143,6 +155,7 @@ const stop = async (): Promise<void> => {
   await mcp?.close()
   feed?.stop()
   await app.close()
+  await teeChecking?.stop()
   await indexer.stop()
   process.exit(0)
 }

@@ -5,8 +5,10 @@ import { BenchChildError } from '../errors/bench.ts'
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 
 export type SpawnBenchChildParameters = {
-  /** Entry file, relative to the project root. */
+  /** Entry file, relative to the project root (or to `cwd`). */
   entry: string
+  /** Another checkout to run the entry from (its own code, its node_modules): this one by default. */
+  cwd?: string | undefined
   /** Sent to the child over IPC as its first message (see receiveBenchOptions). */
   options: unknown
   /** Extra Node flags, e.g. `--expose-gc`, `--cpu-prof`. */
@@ -36,9 +38,10 @@ export function spawnBenchChild<message extends { type: string }>({
   options,
   nodeFlags = [],
   name,
+  cwd = projectRoot,
 }: SpawnBenchChildParameters): BenchChild<message> {
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry], {
-    cwd: projectRoot,
+    cwd,
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     env: { ...process.env, NODE_ENV: 'production' },
   })

@@ -119,7 +119,9 @@ export const ReorgFeedDataSchema = extendApi(
       ancestor: BlockSchema.describe('The last block both branches share.'),
       depth: z.number().int().min(1).describe('Blocks given up, from the last one this stream stood on down to the ancestor.'),
     })
-    .describe('The chain reorganised: the corrected state of every record that changed follows (`removed` for what is gone), without ids, then the new branch.'),
+    .describe(
+      'The chain reorganised: the corrected state of every record that changed follows (`removed` for what is gone), then the new branch. Sent without an id, as are the corrections on a stream resumed from a given-up block: a client cut off among them resumes from its last id and gets them again.',
+    ),
   { title: 'ReorgFeedData' },
 )
 
@@ -138,21 +140,25 @@ export const ResetFeedDataSchema = extendApi(
   { title: 'ResetFeedData' },
 )
 
-const frame = <type extends FeedEventType, data extends z.ZodTypeAny>(event: type, data: data, id: 'always' | 'never' | 'sometimes') =>
-  z.object({
-    event: z.literal(event),
-    ...(id === 'never' ? {} : { id: id === 'always' ? FeedCursorSchema : FeedCursorSchema.optional() }),
-    data,
-  })
+/** A frame's fields: its `event`, its `id` when the type has one (a schema, to keep its type), its JSON `data`. */
+function frame<type extends FeedEventType, data extends z.ZodTypeAny>(event: type, data: data): z.ZodObject<{ event: z.ZodLiteral<type>; data: data }>
+function frame<type extends FeedEventType, data extends z.ZodTypeAny, id extends z.ZodTypeAny>(
+  event: type,
+  data: data,
+  id: id,
+): z.ZodObject<{ event: z.ZodLiteral<type>; id: id; data: data }>
+function frame(event: FeedEventType, data: z.ZodTypeAny, id?: z.ZodTypeAny): z.ZodTypeAny {
+  return z.object({ event: z.literal(event), ...(id === undefined ? {} : { id }), data })
+}
 
 /** One Server-Sent Event of `GET /v1/events`: its `event`, `id` and JSON `data`. */
 export const FeedEventSchema = extendApi(
   z.union([
-    frame('job', JobFeedDataSchema, 'sometimes'),
-    frame('service', ServiceFeedDataSchema, 'sometimes'),
-    frame('head', HeadFeedDataSchema, 'always'),
-    frame('reorg', ReorgFeedDataSchema, 'never'),
-    frame('reset', ResetFeedDataSchema, 'always'),
+    frame('job', JobFeedDataSchema, FeedCursorSchema.optional()),
+    frame('service', ServiceFeedDataSchema, FeedCursorSchema.optional()),
+    frame('head', HeadFeedDataSchema, FeedCursorSchema),
+    frame('reorg', ReorgFeedDataSchema),
+    frame('reset', ResetFeedDataSchema, FeedCursorSchema),
   ]),
   { title: 'FeedEvent', description: 'One Server-Sent Event: `event:` is the type, `id:` the cursor (absent on a reorg and its corrections), `data:` this JSON.' },
 )

@@ -1,7 +1,7 @@
 import { generateOpenApi } from '@ts-rest/open-api'
 import { generateSchema } from '@anatine/zod-openapi'
 import { isAppRouteOtherResponse, type AppRoute } from '@ts-rest/core'
-import type { OpenAPIObject, OperationObject } from 'openapi3-ts'
+import type { OpenAPIObject, OperationObject, SchemaObject } from 'openapi3-ts'
 import packageJson from '../package.json' with { type: 'json' }
 import { marketContract } from './router.ts'
 
@@ -24,20 +24,31 @@ const tags = [
   { name: 'feed', description: 'The live feed: changes pushed as they are indexed (Server-Sent Events).' },
 ]
 
-function describeResponses(operation: OperationObject, route: AppRoute): OperationObject {
-  for (const [status, response] of Object.entries(operation.responses)) {
-    response.description = responseDescriptions[status] ?? response.description
-    const declared = route.responses[Number(status)]
-    // The generator names every body JSON; a stream's is its own media type, each event one item of it.
-    if (declared !== undefined && isAppRouteOtherResponse(declared)) response.content = { [declared.contentType]: { schema: generateSchema(declared.body as Parameters<typeof generateSchema>[0]) } }
+/**
+ * Describes each status, and gives a stream's 200 its own media type: the generator names every
+ * body JSON, and leaves out a body that is not a zod schema. The stream's schema (one event) is
+ * kept in `streamSchemas` under its title, for the document's components.
+ */
+function describeResponses(streamSchemas: Record<string, SchemaObject>) {
+  return (operation: OperationObject, route: AppRoute): OperationObject => {
+    for (const [status, response] of Object.entries(operation.responses)) {
+      response.description = responseDescriptions[status] ?? response.description
+      const declared = route.responses[Number(status)]
+      if (declared === undefined || !isAppRouteOtherResponse(declared)) continue
+      const schema = generateSchema(declared.body as Parameters<typeof generateSchema>[0])
+      const title = schema.title ?? `${route.path} ${status}`
+      streamSchemas[title] = schema
+      response.content = { [declared.contentType]: { schema: { $ref: `#/components/schemas/${title}` } } }
+    }
+    return operation
   }
-  return operation
 }
 
 export type BuildOpenApiDocumentReturnType = OpenAPIObject
 
 /** The OpenAPI 3.0 document of the REST indexer, generated from `marketContract`. */
 export function buildOpenApiDocument(): BuildOpenApiDocumentReturnType {
+  const streamSchemas: Record<string, SchemaObject> = {}
   const { openapi, info, servers, security, tags: documentTags, paths, components } = generateOpenApi(
     marketContract,
     {
@@ -53,8 +64,9 @@ export function buildOpenApiDocument(): BuildOpenApiDocumentReturnType {
       tags,
       security: [],
     },
-    { setOperationId: true, operationMapper: describeResponses },
+    { setOperationId: true, operationMapper: describeResponses(streamSchemas) },
   )
+  if (components !== undefined) components.schemas = { ...components.schemas, ...streamSchemas }
   // The generator puts `paths` second; readers expect the document's metadata first.
   return { openapi, info, servers, security, tags: documentTags, paths, components }
 }

@@ -58,3 +58,16 @@ export class ServiceNotServedError extends BaseError {
     super(`Service "${serviceId}" is not served by this seller.`, { code: 'service_not_served' })
   }
 }
+
+/**
+ * The indexer the seller follows (`--indexer-url`) refused a request, gave no answer in time, or
+ * answered what the contract does not allow. `retryAfterMs` is its `Retry-After`, when it sent one.
+ */
+export class IndexerFeedError extends BaseError {
+  override name = 'IndexerFeedError'
+  readonly retryAfterMs: number | undefined
+  constructor({ url, problem, retryAfterMs, cause }: { url: string; problem: string; retryAfterMs?: number | undefined; cause?: unknown }) {
+    super(`The indexer at "${url}" ${problem}.`, { code: 'indexer_unavailable', cause })
+    this.retryAfterMs = retryAfterMs
+  }
+}

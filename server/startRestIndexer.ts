@@ -28,6 +28,7 @@ import { toExplorerSite } from './explorer/ExplorerSite.ts'
 import { startServiceTeeChecking } from './tee/startServiceTeeChecking.ts'
 import { readExplorerAssets } from './explorer/readExplorerAssets.ts'
 import { createLiveFeed } from './feed/createLiveFeed.ts'
+import { addFeedMetrics } from './metrics/addFeedMetrics.ts'
 
 export type StartRestIndexerParameters = {
   mode: AppMode
@@ -91,6 +92,7 @@ export async function startRestIndexer(
     onListenerError: (error) => log.error({ err: error instanceof Error ? error.message : String(error) }, 'the live feed failed to take a batch'),
   })
   const feed = createLiveFeed({ store, chainId: config.chainId, journal: feedJournalLimits })
+  if (registry !== undefined) addFeedMetrics(registry, { feed })
   const building = Promise.all([buildDocsHtml({ openApiPath, title }), readExplorerAssets()]).then(async ([docsHtml, assets]) => {
     const app = buildApp({
       store,

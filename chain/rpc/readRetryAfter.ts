@@ -1,4 +1,5 @@
 import { HttpRequestError } from 'viem'
+import { parseRetryAfter } from '../../contract/parseRetryAfter.ts'
 
 export type ReadRetryAfterReturnType = number | undefined
 
@@ -8,12 +9,7 @@ export type ReadRetryAfterReturnType = number | undefined
  */
 export function readRetryAfter(error: unknown, { now = Date.now() }: { now?: number } = {}): ReadRetryAfterReturnType {
   for (let link: unknown = error; link instanceof Error; link = link.cause) {
-    if (!(link instanceof HttpRequestError)) continue
-    const value = link.headers?.get('retry-after')?.trim()
-    if (value === undefined || value === '') return undefined
-    if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1_000
-    const date = Date.parse(value)
-    return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+    if (link instanceof HttpRequestError) return parseRetryAfter(link.headers?.get('retry-after'), { now })
   }
   return undefined
 }

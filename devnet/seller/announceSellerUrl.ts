@@ -1,7 +1,6 @@
-import { type Address, type PublicClient, encodeFunctionData } from 'viem'
+import type { Address, PublicClient } from 'viem'
 import { inferenceServingAbi } from '../../chain/abi/inferenceServing.ts'
-import { inferenceServingMockAbi } from '../../chain/abi/inferenceServingMock.ts'
-import { sendAsImpersonated } from '../tee/sendAsImpersonated.ts'
+import { sendProviderRecord } from '../tee/sendProviderRecord.ts'
 
 export type AnnounceSellerUrlParameters = {
   inferenceServing: Address
@@ -24,16 +23,6 @@ export async function announceSellerUrl(client: PublicClient, { inferenceServing
     const record = await client.readContract({ address: inferenceServing, abi: inferenceServingAbi, functionName: 'getService', args: [provider] })
     if (record.url === url) continue
     const { serviceType, model, verifiability, inputPrice, outputPrice, additionalInfo, teeSignerAddress } = record
-    const hash = await sendAsImpersonated(client, {
-      from: provider,
-      to: inferenceServing,
-      data: encodeFunctionData({
-        abi: inferenceServingMockAbi,
-        functionName: 'addOrUpdateService',
-        args: [{ serviceType, url, model, verifiability, inputPrice, outputPrice, additionalInfo, teeSignerAddress }],
-      }),
-    })
-    const receipt = await client.waitForTransactionReceipt({ hash })
-    if (receipt.status !== 'success') throw new Error(`Pointing the 0G record of provider ${provider} at ${url} reverted (transaction ${hash}).`)
+    await sendProviderRecord(client, { inferenceServing, provider, record: { serviceType, url, model, verifiability, inputPrice, outputPrice, additionalInfo, teeSignerAddress } })
   }
 }

@@ -97,7 +97,10 @@ export async function answerJob(
   const signer = signingAccounts.find((account) => isAddressEqual(account.address, service.signingAddress))
   if (signer === undefined) throw new SigningKeyUnavailableError(job.serviceId, service.signingAddress)
 
-  let answer: SellerOutput | undefined = recorded
+  // An answer recorded for another job of this id (one a reorg took away, then made again with
+  // another prompt or buyer) is not this job's: it is answered afresh.
+  const sameJob = recorded !== undefined && isAddressEqual(recorded.buyer, job.buyer) && (recorded.inputCommitment ?? job.inputCommitment) === job.inputCommitment
+  let answer: SellerOutput | undefined = sameJob ? recorded : undefined
   if (answer === undefined) {
     let input: Hex
     try {
@@ -112,7 +115,7 @@ export async function answerJob(
       modelId: service.modelId,
       prompt: hexToString(input),
     })
-    answer = { jobId, buyer: job.buyer, output, usage, outputRootHash: keccak256(stringToHex(output)), settled: false }
+    answer = { jobId, buyer: job.buyer, inputCommitment: job.inputCommitment, output, usage, outputRootHash: keccak256(stringToHex(output)), settled: false }
     store.putOutput(answer)
   }
 

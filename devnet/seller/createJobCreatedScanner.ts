@@ -14,17 +14,19 @@ export type JobCreatedScanner = {
 /** Node errors that mean "ask for fewer blocks" (wording differs between providers). */
 const rangeErrorPattern = /range|too large|too many|limit|exceed/i
 
+export type CreateJobCreatedScannerParameters = {
+  escrow: Address
+  serviceIds: readonly bigint[]
+  fromBlock: bigint
+  maxBlockRange: bigint
+  isStopped: () => boolean
+  log: (line: string) => void
+}
+
 /** Follows JobCreated of the seller's services in ranges of at most `maxBlockRange`, halved while the node refuses a range. */
 export function createJobCreatedScanner(
   publicClient: PublicClient,
-  {
-    escrow,
-    serviceIds,
-    fromBlock,
-    maxBlockRange,
-    isStopped,
-    log,
-  }: { escrow: Address; serviceIds: readonly bigint[]; fromBlock: bigint; maxBlockRange: bigint; isStopped: () => boolean; log: (line: string) => void },
+  { escrow, serviceIds, fromBlock, maxBlockRange, isStopped, log }: CreateJobCreatedScannerParameters,
 ): JobCreatedScanner {
   const pending = new Map<bigint, JobCreatedRecord>()
   let lastScanError: string | undefined

@@ -9,6 +9,8 @@ import type { SellerBackendUsage } from './backends/SellerBackend.ts'
 export type SellerOutput = {
   jobId: bigint
   buyer: Address
+  /** The job's inputCommitment when answered: a job of the same id made again after a reorg is another job. Absent in older state files. */
+  inputCommitment?: Hex | undefined
   output: string
   usage: SellerBackendUsage
   /** keccak256 of the output's UTF-8 bytes, the value submitted on chain. */
@@ -45,6 +47,7 @@ const StateFileSchema = z.object({
     z.object({
       jobId: uintText,
       buyer: z.string().transform((text) => getAddress(text)),
+      inputCommitment: hexText.optional(),
       output: z.string(),
       usage: z.object({
         model: z.string(),

@@ -39,6 +39,11 @@ a signed attestation and serves each output to its buyer at GET /outputs/<jobId>
   --state-file <path>    keep outputs and scan progress across restarts (default: memory only)
   --from-block <n>       first block to scan (default: the state file's, else the deploy block)
   --poll-interval <ms>   how often to look for new jobs (default 500)
+  --indexer-url <url>    learn of new jobs from this REST indexer's live feed (GET /v1/events)
+                         instead of scanning the node's JobCreated logs (env INDEXER_URL; none:
+                         scan); jobs are still read and answered through --rpc-url
+  --cursor-file <path>   with --indexer-url: where the feed's cursor is kept across restarts
+                         (default: <state-file>.cursor with --state-file, else memory only)
   -h, --help             print this and exit
   -V, --version          print the version and exit`
 
@@ -67,6 +72,8 @@ const ArgsSchema = z.object({
   'state-file': z.string().min(1).optional(),
   'from-block': uint.transform(BigInt).optional(),
   'poll-interval': uint.transform(Number).refine((value) => value > 0, 'a positive number').default('500'),
+  'indexer-url': httpUrl.optional(),
+  'cursor-file': z.string().min(1).optional(),
 })
 
 type Args = z.output<typeof ArgsSchema>
@@ -92,13 +99,17 @@ function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): Args
         'state-file': { type: 'string' },
         'from-block': { type: 'string' },
         'poll-interval': { type: 'string' },
+        // The same variable as the hosted MCP server's: the REST indexer of this deployment.
+        'indexer-url': { type: 'string', default: env.INDEXER_URL },
+        'cursor-file': { type: 'string' },
       },
     }).values
   } catch (cause) {
     const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\.?$/, '.')
     throw new ConfigError(`${reason} See --help.`, { cause })
   }
-  const defined = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined && value !== ''))
+  // `none` switches the optional URL off, as in every other configuration.
+  const defined = Object.fromEntries(Object.entries(values).filter(([key, value]) => value !== undefined && value !== '' && !(key === 'indexer-url' && value === 'none')))
   const parsed = ArgsSchema.safeParse(defined)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
@@ -107,6 +118,12 @@ function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): Args
   }
   if (parsed.data.backend === 'openai' && parsed.data['openai-url'] === undefined) {
     throw new ConfigError('--backend openai needs --openai-url, e.g. http://127.0.0.1:11434/v1.')
+  }
+  if (parsed.data['indexer-url'] === undefined && parsed.data['cursor-file'] !== undefined) {
+    throw new ConfigError('--cursor-file keeps the cursor of --indexer-url (INDEXER_URL): give both, or neither to scan the node.')
+  }
+  if (parsed.data['indexer-url'] !== undefined && parsed.data['from-block'] !== undefined) {
+    throw new ConfigError('--from-block is where the node is scanned; with --indexer-url (INDEXER_URL) the seller follows the feed instead: give one of them.')
   }
   if ((parsed.data['tls-cert'] === undefined) !== (parsed.data['tls-key'] === undefined)) {
     throw new ConfigError('--tls-cert and --tls-key (TLS_CERT, TLS_KEY) go together: HTTPS needs both the certificate and its key, or neither for plain HTTP.')
@@ -153,12 +170,14 @@ async function main(): Promise<void> {
     backend: backendFrom(args, process.env),
     fromBlock: args['from-block'],
     stateFile: args['state-file'],
+    indexerUrl: args['indexer-url']?.replace(/\/+$/, ''),
+    cursorFile: args['cursor-file'],
     pollingIntervalMs: args['poll-interval'],
     log: (line) => logger.info(line),
   })
   logger.info(
     { version: packageVersion, services: services.map(({ serviceId }) => serviceId.toString()), url: seller.url },
-    `Reference seller for services ${services.map(({ serviceId }) => serviceId).join(', ')} on ${args['rpc-url']}: outputs at ${seller.url}/outputs/<jobId>`,
+    `Reference seller for services ${services.map(({ serviceId }) => serviceId).join(', ')} on ${args['rpc-url']}${args['indexer-url'] === undefined ? '' : `, new jobs from ${args['indexer-url']}`}: outputs at ${seller.url}/outputs/<jobId>`,
   )
 
   let stopping = false

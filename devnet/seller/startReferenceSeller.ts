@@ -7,10 +7,12 @@ import type { ServingSettings } from '../../platform/serving/readServingOptions.
 import { answerPendingJobs } from './answerPendingJobs.ts'
 import type { SellerBackend } from './backends/SellerBackend.ts'
 import { createBuiltinBackend } from './backends/createBuiltinBackend.ts'
-import { createJobCreatedScanner } from './createJobCreatedScanner.ts'
+import { createChainJobSource } from './createChainJobSource.ts'
+import { createFeedJobSource } from './createFeedJobSource.ts'
 import { createSellerStore } from './createSellerStore.ts'
 import { type KeyLike, createSellerWallets, toAccount } from './createSellerWallets.ts'
 import { describeFirstLine } from './describeFirstLine.ts'
+import type { JobSource } from './JobSource.ts'
 import { serveOutputs } from './serveOutputs.ts'
 import type { Attester } from '../tee/createAttester.ts'
 import { settleRecordedOutput } from './settleRecordedOutput.ts'
@@ -43,6 +45,15 @@ export type StartReferenceSellerParameters = {
   fromBlock?: bigint
   /** JSON file keeping outputs and scan progress across restarts; memory only when absent. */
   stateFile?: string
+  /**
+   * A REST indexer whose live feed (`GET /v1/events`) tells of new jobs, instead of scanning
+   * JobCreated on the node; the jobs are still read and answered through `rpcUrl`.
+   */
+  indexerUrl?: string | undefined
+  /** With `indexerUrl`: the file keeping the feed's cursor across restarts (default `<stateFile>.cursor`, else memory only). */
+  cursorFile?: string | undefined
+  /** With `indexerUrl`: deadline of each request to the indexer, the stream's until its headers (default 10,000 ms). */
+  indexerTimeoutMs?: number
   pollingIntervalMs?: number
   /** Deadline of each call to the node, headers and body (default 10,000 ms). */
   rpcTimeoutMs?: number
@@ -83,6 +94,9 @@ export async function startReferenceSeller({
   backend = createBuiltinBackend(),
   fromBlock,
   stateFile,
+  indexerUrl,
+  cursorFile = stateFile === undefined ? undefined : `${stateFile}.cursor`,
+  indexerTimeoutMs = 10_000,
   pollingIntervalMs = 500,
   rpcTimeoutMs = 10_000,
   maxBlockRange = 5_000n,
@@ -121,41 +135,52 @@ export async function startReferenceSeller({
 
   let stopped = false
   const isStopped = (): boolean => stopped
-  const scanner = createJobCreatedScanner(publicClient, {
-    escrow: deployment.escrow,
-    serviceIds: [...wallets.serviceWallets.keys()],
-    fromBlock: fromBlock ?? store.resumeBlock() ?? BigInt(deployment.deployBlock),
-    maxBlockRange,
-    isStopped,
-    log,
-  })
+  // A wake-up that comes while a pass runs is kept, so the next pass starts at once.
+  let woken = false
+  let endSleep: () => void = () => {}
+  const wake = (): void => {
+    woken = true
+    endSleep()
+  }
+  const serviceIds = [...wallets.serviceWallets.keys()]
+  const source: JobSource =
+    indexerUrl === undefined
+      ? createChainJobSource(publicClient, {
+          escrow: deployment.escrow,
+          serviceIds,
+          fromBlock: fromBlock ?? store.resumeBlock() ?? BigInt(deployment.deployBlock),
+          maxBlockRange,
+          isStopped,
+          log,
+          store,
+        })
+      : createFeedJobSource({ indexerUrl, chainId, sellers: wallets.sellers, serviceIds, cursorFile, timeoutMs: indexerTimeoutMs, wake, log })
   const lastErrors = new Map<bigint, string>()
-  let wake: () => void = () => {}
   let passed: () => void = () => {}
   const firstPass = new Promise<void>((resolve) => (passed = resolve))
 
   const loop = (async (): Promise<void> => {
     while (!stopped) {
-      await scanner.scan()
-      await answerPendingJobs(publicClient, { ...wallets, deployment, backend, store, pending: scanner.pending, lastErrors, isStopped, log })
+      await source.refresh()
+      await answerPendingJobs(publicClient, { ...wallets, deployment, backend, store, pending: source.pending, lastErrors, isStopped, log })
       passed()
-      // Resume where no job can be missed: the oldest job still queued, else past the scan.
-      let resume = scanner.nextBlock
-      for (const job of scanner.pending.values()) if (job.blockNumber < resume) resume = job.blockNumber
       try {
-        store.setResumeBlock(resume)
+        source.save()
       } catch (error) {
         // Only the restart shortcut is lost: a later tick writes it again.
-        log(`saving the scan position failed: ${describeFirstLine(error)}`)
+        log(`saving the ${indexerUrl === undefined ? 'scan position' : "feed's cursor"} failed: ${describeFirstLine(error)}`)
       }
       if (stopped) return
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollingIntervalMs)
-        wake = () => {
-          clearTimeout(timer)
-          resolve()
-        }
-      })
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pollingIntervalMs)
+          endSleep = () => {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+      }
+      woken = false
     }
   })()
 
@@ -171,6 +196,7 @@ export async function startReferenceSeller({
       stopped = true
       wake()
       await loop
+      await source.stop()
       await server.close()
     },
   }

@@ -8,12 +8,12 @@ export type ServiceHistories = ReadonlyMap<string, readonly ServiceEvent[]>
 
 /**
  * The registry histories of the given services; undefined until all are read. Read again when a
- * service comes or goes or its `active` flips, so what is derived from them (key rotated, why a
- * service is not active) follows the list as it is polled.
+ * service comes or goes, its `active` flips or its key rotates, so what is derived from them (key
+ * rotated, why a service is not active) follows the list as the feed or polling updates it.
  */
 export function useServiceHistories(services: readonly Service[] | undefined): ServiceHistories | undefined {
   const [histories, setHistories] = useState<ServiceHistories | undefined>(undefined)
-  const key = services?.map(({ serviceId, active }) => `${serviceId}:${active}`).join(',')
+  const key = services?.map(({ serviceId, active, signingAddress }) => `${serviceId}:${active}:${signingAddress}`).join(',')
   useEffect(() => {
     if (services === undefined) return
     let stopped = false

@@ -21,9 +21,9 @@ export function createChangeTracker({ enabled, batches }: CreateChangeTrackerPar
       batches.serviceChanged(serviceId)
       if (tracking) serviceIds.add(serviceId)
     },
-    jobChanged({ job }) {
-      batches.jobChanged(() => BigInt(job.jobId))
-      if (tracking) jobIds.add(BigInt(job.jobId))
+    jobChanged(stored) {
+      batches.jobChanged(stored)
+      if (tracking) jobIds.add(BigInt(stored.job.jobId))
     },
     untracked(restore) {
       tracking = false

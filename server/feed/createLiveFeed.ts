@@ -121,8 +121,9 @@ export function createLiveFeed({ store, chainId, journal: limits }: CreateLiveFe
       return framesFor(journal.after(cursor), filter)
     }
     const reorg = findGivenUp(journal, cursor, onChain)
-    // Below the kept events and every block the store still holds a hash of: whichever branch it was on, too old to replay.
-    if (reorg === undefined && tooOld(cursor)) return reset('cursor_too_old', `The id given is older than the events kept, and than the blocks this indexer can check it against. ${keptSince}`)
+    // Below the kept events the store may hold no hash to check the id by (a restarted indexer
+    // back-fills in windows and keeps their last blocks'): too old, not known to be off the chain.
+    if (reorg === undefined && tooOld(cursor)) return reset('cursor_too_old', `The id given is older than the events kept. ${keptSince}`)
     if (reorg === undefined || tooOld(reorg.ancestor))
       return reset(reorg === undefined ? 'unknown_block' : 'cursor_too_old', `The id's block is no longer on the chain, and the reorg that gave it up is not among those this indexer remembers. ${keptSince}`)
     const parameters = recordParameters(reorg.ancestor, reorg.ancestor.block, true)

@@ -1,9 +1,10 @@
-import type { StoreBatch, StoreReader } from './StoreReader.ts'
+import type { StoreBatch, StoredJob, StoreReader } from './StoreReader.ts'
 
 /** The store's side of StoreReader's `watchBatches`: the ids changed since the last batch ended, and who is told. */
 export type BatchWatch = {
   serviceChanged(serviceId: bigint): void
-  jobChanged(jobId: () => bigint): void
+  /** Takes the job rather than its id, as ChangeTracker does: nobody listening, nothing is parsed. */
+  jobChanged(job: Pick<StoredJob, 'job'>): void
   /** Ends a batch: every listener is told what changed in it, even nothing (the cursor may have moved). */
   end(): void
   watch: StoreReader['watchBatches']
@@ -22,8 +23,8 @@ export function createBatchWatch({ onListenerError }: { onListenerError: (error:
     serviceChanged(serviceId) {
       if (listeners.size > 0) serviceIds.add(serviceId)
     },
-    jobChanged(jobId) {
-      if (listeners.size > 0) jobIds.add(jobId())
+    jobChanged({ job }) {
+      if (listeners.size > 0) jobIds.add(BigInt(job.jobId))
     },
     end() {
       if (listeners.size === 0) return

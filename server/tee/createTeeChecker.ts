@@ -31,13 +31,16 @@ export type TeeChecker = {
 }
 
 const incomplete = new Set<TeeVerdict['verdict']>(['unreachable', 'acknowledged'])
+/** The verdicts a quote decided (it verified, or it contradicted the service): an unreachable check does not undo them. */
+const restedOnEvidence = new Set<TeeVerdict['verdict']>(['verified', 'failed'])
 
 /**
  * Keeps every service's TEE verdict current, off the request path: a service is due when it has
  * no verdict, when its signing key is not the one its verdict judged (a rotation), when its
  * verdict expired, when its provider's record changed, and (sooner) when its evidence could not
- * be had. A new `unreachable` never replaces an unexpired verdict that rested on evidence: the
- * last verdict stands until it expires.
+ * be had. A new `unreachable` never replaces an unexpired verdict that rested on evidence
+ * (verified or failed): the last verdict stands until it expires. It does replace `none` and
+ * `acknowledged`, which rested on none: a provider that has just published a record has one.
  */
 export function createTeeChecker({
   store,
@@ -66,7 +69,7 @@ export function createTeeChecker({
     const standing =
       outcome.verdict.verdict === 'unreachable' &&
       last !== undefined &&
-      last.verdict !== 'unreachable' &&
+      restedOnEvidence.has(last.verdict) &&
       last.signingAddress === outcome.verdict.signingAddress &&
       now() < Date.parse(last.expiresAt)
     if (!standing) store.putTeeVerdict({ serviceId, verdict: outcome.verdict, evidence: outcome.evidence })

@@ -68,6 +68,9 @@ test('default', () => {
     accessLog: false,
     rateLimit: 1200,
     maxClientConnections: 64,
+    maxStreams: 256,
+    maxClientStreams: 8,
+    streamLifetime: 1800,
     dataDir: null,
     databaseUrl: null,
     readOnly: false,
@@ -375,7 +378,7 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --rate-limit, --max-client-connections, --data-dir, --database-url, --read-only, --inference-serving, --pccs-url."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --rate-limit, --max-client-connections, --max-streams, --max-client-streams, --stream-lifetime, --data-dir, --database-url, --read-only, --inference-serving, --pccs-url."`)
   })
 
   test('--mcp-source and MCP_SOURCE: index or chain, unset by default; --mcp-port counts as given only when given', () => {

@@ -23,7 +23,7 @@ test('the generator emits the zod schemas, not empty ones', () => {
   })
 })
 
-test('every operation has an id, a tag and JSON responses referring to named schemas', () => {
+test('every operation has an id, a tag and responses referring to named schemas: JSON, and the live feed\'s events', () => {
   const operations = Object.values(document.paths).map((path) => path.get)
   expect(operations.map((operation) => operation.operationId)).toEqual([
     'getHealth',
@@ -40,14 +40,17 @@ test('every operation has an id, a tag and JSON responses referring to named sch
     'getBuyer',
     'getStats',
     'getTransaction',
+    'streamEvents',
   ])
   for (const operation of operations) {
     expect(operation.tags).toHaveLength(1)
-    for (const response of Object.values<{ content: { 'application/json': { schema: { $ref?: string } } } }>(
-      operation.responses,
-    ))
-      expect(response.content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\/\w+$/)
+    for (const [status, response] of Object.entries<{ content: Record<string, { schema: { $ref?: string } }> }>(operation.responses)) {
+      const mediaType = operation.operationId === 'streamEvents' && status === '200' ? 'text/event-stream' : 'application/json'
+      expect(Object.keys(response.content)).toEqual([mediaType])
+      expect(response.content[mediaType]?.schema.$ref).toMatch(/^#\/components\/schemas\/\w+$/)
+    }
   }
+  expect(document.paths['/v1/events'].get.responses['200'].content['text/event-stream'].schema.$ref).toBe('#/components/schemas/FeedEvent')
 })
 
 test('limit is documented with its range and default, the filters and the cursor beside it', () => {

@@ -14,7 +14,7 @@ const addressParams = marketContract.sellers.getSeller.pathParams
 const jobsQuery = marketContract.jobs.listJobs.query
 const hashParams = marketContract.transactions.getTransaction.pathParams
 
-test("default: the seven GET endpoints of the interface document, the service history, the TEE verdicts and evidence, a job's dispute and transaction lookup the explorer reads, and the buyers", () => {
+test("default: the seven GET endpoints of the interface document, the service history, the TEE verdicts and evidence, a job's dispute and transaction lookup the explorer reads, the buyers, and the live feed", () => {
   expect(routesOf(marketContract).map((route) => `${route.method} ${route.path}`)).toEqual([
     'GET /healthz',
     'GET /v1/services',
@@ -30,6 +30,7 @@ test("default: the seven GET endpoints of the interface document, the service hi
     'GET /v1/buyers/:address',
     'GET /v1/stats',
     'GET /v1/transactions/:hash',
+    'GET /v1/events',
   ])
 })
 
@@ -64,6 +65,8 @@ test('declared statuses', () => {
     '/v1/buyers/:address': [200, 400, 429, 503],
     '/v1/stats': [200, 400, 429, 503],
     '/v1/transactions/:hash': [200, 400, 404, 429, 503],
+    // 429 also over the stream caps (too_many_streams); 503 also while back-filling (feed_not_ready).
+    '/v1/events': [200, 400, 429, 503],
   })
 })
 

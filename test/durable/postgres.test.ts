@@ -4,6 +4,7 @@ import type { StartDevnetReturnType } from '../../devnet/startDevnet.ts'
 import { createMarketDriver, type MarketDriver } from '../indexer/support/createMarketDriver.ts'
 import { readChainMarket } from '../indexer/support/readChainMarket.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
+import { eventually } from '../support/eventually.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { startTestPostgres, type TestPostgres } from '../support/startTestPostgres.ts'
 import { readServedBodies, readServedMarket } from './support/readServedMarket.ts'
@@ -42,17 +43,6 @@ function serve(databaseUrl: string, { rpcUrl = devnet.rpcUrl, extra = [] }: { rp
   return server
 }
 
-/** Resolves once `check` passes, retrying it until `timeoutMs`; the last failure otherwise. */
-async function eventually(check: () => Promise<void>, { timeoutMs = 20_000 } = {}): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    try {
-      return await check()
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
-}
 
 const samePaths = ['/v1/services', '/v1/jobs?limit=1000', '/v1/stats', '/v1/jobs/1', '/v1/jobs?state=3&limit=5', '/v1/services/1/events']
 

@@ -1,247 +1,349 @@
 import type { Page } from 'playwright-core'
-import { type Address, type Hex, bytesToHex, hexToBytes } from 'viem'
+import { type Address, createPublicClient, http, zeroAddress } from 'viem'
 import { describe, expect, test } from 'vitest'
-import type { Collateral } from '@phala/dcap-qvl'
-import type { Service } from '../../contract/service.ts'
-import { type TeeCheck, type TeeEvidence, type TeeVerdict, type TeeVerdictName, teeVerdictNames } from '../../contract/tee.ts'
-import { createTeeRoot } from '../../devnet/tee/createTeeRoot.ts'
-import { makeTdxQuote } from '../../devnet/tee/makeTdxQuote.ts'
+import { type TeeEvidence, TeeEvidenceSchema, type TeeVerdict, TeeVerdictListSchema, type TeeVerdictName, TeeVerdictSchema, teeVerdictNames } from '../../contract/tee.ts'
+import { sendProviderRecord } from '../../devnet/tee/sendProviderRecord.ts'
+import { fromDcapCollateral } from '../../tee/toDcapCollateral.ts'
 import { pinnedClock, readCollateral, readQuote, tdOffsets } from '../tee/support/fixtures.ts'
 import { saveScreenshot } from './support/saveScreenshot.ts'
 import { serveShellOnChain } from './support/serveShellOnChain.ts'
-import { type TeeAnswers, serveTeeAnswers } from './support/serveTeeAnswers.ts'
-import { useExplorer } from './support/useExplorer.ts'
+import { useDevnetExplorer } from './support/useDevnetExplorer.ts'
 
-// Issue 39: the explorer shows each service's TEE verdict and re-verifies its evidence in the
-// browser. The indexer does not serve the TEE routes yet, so serveTeeAnswers answers them in the
-// browser; everything else comes from the real indexer over the seeded devnet.
+// Issue 39, end to end: `npm start` in a process of its own (the devnet with its TEE root and
+// PCCS, the reference seller serving real quotes, the indexer checking them), Chromium on its
+// explorer, nothing between them. The oracle is what `npm start` printed (the seed's plan) and the
+// indexer's REST answers read with fetch, never the explorer's code.
 
-const explorer = useExplorer()
+const devnet = useDevnetExplorer()
 
-/** A provider's strings are anyone's text: markup, a newline and a right-to-left override. */
-const hostileUrl = 'javascript:alert(1)//<b>x</b>\n\u202ehttps://provider.example'
-const hostileUrlShown = 'javascript:alert(1)//<b>x</b>\\n\\u202ehttps://provider.example'
-
-const checksOf: Record<TeeVerdictName, TeeCheck[]> = {
-  verified: [
-    { name: 'provider', status: 'pass', reason: 'The provider has a record on 0G.' },
-    { name: 'quote', status: 'pass', reason: "A TDX quote (version 4, not a debug TD) signed through Intel's PCK chain to the trusted root, with fresh collateral." },
-    { name: 'tcb', status: 'pass', reason: 'TCB status UpToDate is accepted.' },
-    { name: 'binding', status: 'pass', reason: 'report_data names the signing address (address-nonce, with the nonce sent).' },
-    { name: 'appraisal', status: 'skip', reason: 'Measured, not appraised: no allow-list is configured.' },
-  ],
-  acknowledged: [{ name: 'quote', status: 'skip', reason: 'No collateral could be fetched.' }],
-  failed: [{ name: 'binding', status: 'fail', reason: `report_data does not name the signing address; the provider at ${hostileUrl} served another key.` }],
-  unreachable: [{ name: 'provider', status: 'skip', reason: 'The attestation report could not be fetched.' }],
-  none: [{ name: 'provider', status: 'fail', reason: 'The provider has no record on 0G.' }],
+async function getJson(path: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${devnet.baseUrl}${path}`)
+  return { status: response.status, body: await response.json() }
 }
 
-const register = (byte: string) => `0x${byte.repeat(48)}` as Hex
+const readVerdicts = async (): Promise<TeeVerdict[]> => TeeVerdictListSchema.parse((await getJson('/v1/services/tee')).body).verdicts
+const readVerdict = async (serviceId: string): Promise<TeeVerdict> => TeeVerdictSchema.parse((await getJson(`/v1/services/${serviceId}/tee`)).body)
+const readEvidence = async (serviceId: string): Promise<TeeEvidence> => TeeEvidenceSchema.parse((await getJson(`/v1/services/${serviceId}/tee/evidence`)).body)
 
-function verdictOf(service: Service, verdict: TeeVerdictName): TeeVerdict {
-  const measured = verdict === 'verified' || verdict === 'failed'
-  return {
-    serviceId: service.serviceId,
-    signingAddress: service.signingAddress,
-    verdict,
-    summary: `Service ${service.serviceId} is ${verdict}: ${checksOf[verdict][0]!.reason}`,
-    checks: checksOf[verdict],
-    checkedAt: '2026-11-27T10:00:00Z',
-    expiresAt: '2026-11-27T11:00:00Z',
-    measurements: measured
-      ? { mrTd: register('a1'), rtmr0: register('b0'), rtmr1: register('b1'), rtmr2: register('b2'), rtmr3: register('b3'), mrConfigId: register('00'), composeHash: `0x${'c0'.repeat(32)}` }
-      : null,
-    tcbStatus: measured ? 'UpToDate' : null,
-    advisoryIds: measured ? ['INTEL-SA-00837'] : [],
-    provider: verdict === 'none' ? null : { url: hostileUrl, model: 'qwen-2.5-7b', verifiability: 'TeeML', targetSeparated: false, teeSignerAddress: service.signingAddress as Address, teeSignerAcknowledged: verdict === 'acknowledged' },
-  }
+/** The seeded service that npm start printed with this verdict (the first, for `none`). */
+function plannedWith(verdict: TeeVerdictName): string {
+  const planned = devnet.plan.find((entry) => entry.verdict === verdict)
+  if (planned === undefined) throw new Error(`npm start printed no service with verdict ${verdict}.`)
+  return planned.serviceId
 }
 
-async function services(): Promise<Service[]> {
-  const answer = await explorer.client.services.listServices()
-  if (answer.status !== 200) throw new Error(`services: ${answer.status}`)
-  return answer.body.services
+/** The page shows an instant to the second (a `<time datetime>`). */
+const toSecond = (iso: string) => new Date(Math.floor(Date.parse(iso) / 1000) * 1000).toISOString()
+
+/**
+ * A service whose evidence could not be had is checked again every minute, and its reasons quote
+ * the fresh nonce: the verdict a page shows is the one of two reads around it whose checkedAt it
+ * shows (a second check inside a page's read would take a minute).
+ */
+function readAround(reads: readonly TeeVerdict[], checkedAtShown: string | null): TeeVerdict {
+  const read = reads.find(({ checkedAt }) => toSecond(checkedAt) === checkedAtShown)
+  expect(read, `a verdict checked at ${checkedAtShown} among ${reads.map(({ checkedAt }) => checkedAt).join(', ')}`).toBeDefined()
+  return read!
 }
 
-/** The evidence as the indexer publishes it: dcap-qvl's collateral with its byte fields as 0x hex. */
-function evidenceOf({ service, quote, collateral, fetchedAt, rootCa }: { service: Service; quote: Uint8Array; collateral: Collateral; fetchedAt: Date; rootCa: Uint8Array | null }): TeeEvidence {
-  const hex = (value: string | number[]) => (typeof value === 'string' ? `0x${value}` : bytesToHex(Uint8Array.from(value))) as Hex
-  return {
-    serviceId: service.serviceId,
-    signingAddress: service.signingAddress,
-    fetchedAt: fetchedAt.toISOString(),
-    reportUrl: 'https://provider.example/v1/proxy/attestation/report',
-    nonce: null,
-    quote: bytesToHex(quote),
-    collateral: {
-      ...collateral,
-      root_ca_crl: hex(collateral.root_ca_crl),
-      pck_crl: hex(collateral.pck_crl),
-      tcb_info_signature: hex(collateral.tcb_info_signature),
-      qe_identity_signature: hex(collateral.qe_identity_signature),
-    },
-    eventLog: null,
-    appCompose: null,
-    rootCa: rootCa === null ? null : bytesToHex(rootCa),
-  }
-}
-
-async function open(path: string, answers: TeeAnswers, { chainId, phone = false }: { chainId?: number; phone?: boolean } = {}): Promise<Page> {
-  const page = await explorer.browser.context.newPage()
+async function open(path: string, { phone = false, chainId }: { phone?: boolean; chainId?: number } = {}): Promise<{ page: Page; requestsBefore: number }> {
+  const page = await devnet.browser.context.newPage()
   await page.setViewportSize(phone ? { width: 390, height: 844 } : { width: 1280, height: 900 })
   await page.emulateMedia({ colorScheme: phone ? 'dark' : 'light' })
-  await serveTeeAnswers(page, answers)
   if (chainId !== undefined) await serveShellOnChain(page, chainId)
-  await page.goto(`${explorer.server.baseUrl}${path}`)
-  return page
+  const requestsBefore = devnet.browser.requests.length
+  await page.goto(`${devnet.baseUrl}${path}`)
+  return { page, requestsBefore }
 }
 
-test('default: each row of the services table shows its verdict from one read of the list, readable without colour', async () => {
-  const all = await services()
-  // Every verdict name once, and the last service not checked yet.
-  const verdicts = all.slice(0, -1).map((service, index) => verdictOf(service, teeVerdictNames[index % teeVerdictNames.length]!))
-  expect(verdicts.length).toBeGreaterThanOrEqual(teeVerdictNames.length)
-  const page = await open('/', { verdicts, evidence: {} })
+/** How wide the page is drawn: no wider than its viewport when every long word (a quote's report_data, a URL) wraps. */
+const pageWidth = (page: Page) => page.locator('html').evaluate((root) => root.scrollWidth)
+
+/** What the services table shows in each row's TEE cell. */
+function readBadges(page: Page) {
+  return page.locator('[data-table="services"] tbody tr').evaluateAll((rows) =>
+    rows.map((row) => {
+      const badge = row.querySelector('[data-field="tee"] a')
+      return { serviceId: row.getAttribute('data-service-id'), verdict: badge?.getAttribute('data-tee'), text: badge?.textContent, title: badge?.getAttribute('title'), href: badge?.getAttribute('href') }
+    }),
+  )
+}
+
+test('default: the services table shows each seeded service\'s verdict as npm start printed it and REST serves it, from one read of the list, readable without colour', async () => {
+  // The seed plans every verdict the indexer can reach.
+  expect(new Set(devnet.plan.map(({ verdict }) => verdict))).toEqual(new Set(teeVerdictNames))
+  const before = await readVerdicts()
+  expect(before.map(({ serviceId, verdict }) => ({ serviceId, verdict }))).toEqual(devnet.plan.map(({ serviceId, verdict }) => ({ serviceId, verdict })))
+  const { page, requestsBefore } = await open('/')
   await page.locator('[data-table="services"] [data-field="tee"] [data-tee]').first().waitFor()
+  const shown = await readBadges(page)
+  const after = await readVerdicts()
   await saveScreenshot(page, 'tee-market-desktop')
-  for (const service of all) {
-    const badge = page.locator(`[data-table="services"] tr[data-service-id="${service.serviceId}"] [data-field="tee"] a`)
-    const verdict = verdicts.find(({ serviceId }) => serviceId === service.serviceId)
-    expect(await badge.getAttribute('href')).toBe(`/services/${service.serviceId}`)
-    if (verdict === undefined) {
-      expect(await badge.innerText()).toBe('… checking')
-      continue
-    }
-    expect(await badge.getAttribute('data-tee')).toBe(verdict.verdict)
+  expect(shown.map(({ serviceId, verdict }) => ({ serviceId, verdict }))).toEqual(devnet.plan.map(({ serviceId, verdict }) => ({ serviceId, verdict })))
+  for (const badge of shown) {
+    expect(badge.href).toBe(`/services/${badge.serviceId}`)
     // The word is there for whoever cannot tell the colours apart, beside a sign of its own.
-    expect(await badge.innerText()).toMatch(new RegExp(`^. ${verdict.verdict}$`))
-    expect(await badge.getAttribute('title')).toBe(verdict.summary)
+    expect(badge.text).toMatch(new RegExp(`^. ${badge.verdict}$`))
+    // The verdict's own sentence, as REST served it just before or just after the page read it.
+    const summaries = [before, after].map((reads) => reads.find(({ serviceId }) => serviceId === badge.serviceId)!.summary)
+    expect(summaries, `service ${badge.serviceId}`).toContain(badge.title)
   }
   const signs = await page.locator('[data-field="tee"] [data-tee] span[aria-hidden]').allInnerTexts()
   expect(new Set(signs).size).toBe(teeVerdictNames.length)
-  const requests = explorer.browser.requests.filter((url) => /\/v1\/services\/[^/]+\/tee/.test(url))
-  expect(requests, 'no read per row').toEqual([])
+  const perRow = devnet.browser.requests.slice(requestsBefore).filter((url) => /\/v1\/services\/[^/]+\/tee/.test(url))
+  expect(perRow, 'no read per row').toEqual([])
   await page.close()
-  const phone = await open('/', { verdicts, evidence: {} }, { phone: true })
-  await phone.locator('[data-table="services"] [data-field="tee"] [data-tee]').first().waitFor()
-  await saveScreenshot(phone, 'tee-market-phone')
-  await phone.close()
+
+  const phone = await open('/', { phone: true })
+  await phone.page.locator('[data-table="services"] [data-field="tee"] [data-tee]').first().waitFor()
+  expect((await readBadges(phone.page)).map(({ verdict }) => verdict)).toEqual(devnet.plan.map(({ verdict }) => verdict))
+  await saveScreenshot(phone.page, 'tee-market-phone')
+  await phone.page.close()
 })
 
-test('a service page shows the verdict, each check with its reason, the times, the measurements, TCB and the 0G record, its text inert', async () => {
-  const [service] = await services()
-  const verdict = verdictOf(service!, 'failed')
-  const page = await open(`/services/${service!.serviceId}`, { verdicts: [verdict], evidence: {} })
-  await page.locator('[data-table="tee-checks"] tbody tr').first().waitFor()
-  await saveScreenshot(page, 'tee-service-failed-desktop')
-  expect(await page.locator('[data-field="tee-verdict"] [data-tee]').getAttribute('data-tee')).toBe('failed')
-  expect(await page.locator('[data-field="tee-summary"]').innerText()).toBe(verdict.summary.replace(hostileUrl, hostileUrlShown))
-  const rows = page.locator('[data-table="tee-checks"] tbody tr')
-  expect(await rows.evaluateAll((items) => items.map((item) => [item.getAttribute('data-check'), item.getAttribute('data-status')]))).toEqual(verdict.checks.map(({ name, status }) => [name, status]))
-  expect(await rows.first().locator('[data-field="status"]').innerText()).toBe('✗ fail')
-  expect(await rows.first().locator('[data-field="reason"]').innerText()).toBe(verdict.checks[0]!.reason.replace(hostileUrl, hostileUrlShown))
-  expect(await page.locator('[data-field="tee-checked"] time').getAttribute('datetime')).toBe('2026-11-27T10:00:00.000Z')
-  expect(await page.locator('[data-field="tee-expires"] time').getAttribute('datetime')).toBe('2026-11-27T11:00:00.000Z')
-  for (const [key, value] of Object.entries(verdict.measurements!)) expect(await page.locator(`[data-register="${key}"]`).innerText(), key).toBe(value)
-  expect(await page.locator('[data-field="tee-tcb"]').innerText()).toBe('UpToDate')
-  expect(await page.locator('[data-field="tee-advisories"]').innerText()).toBe('INTEL-SA-00837')
-  // The provider's URL is text, escaped and isolated, never a link; no markup became an element.
-  const url = page.locator('[data-field="tee-provider-url"]')
-  expect(await url.innerText()).toBe(hostileUrlShown)
-  expect(await url.locator('a, b').count()).toBe(0)
-  expect(await page.locator('a[href^="javascript:"]').count()).toBe(0)
-  expect(await page.locator('[data-field="tee-provider-model"]').innerText()).toBe('qwen-2.5-7b')
-  expect(await page.locator('[data-field="tee-provider-acknowledged"]').innerText()).toBe('no')
-  await page.close()
-})
+/** The TEE section of a service page as a reader sees it. */
+async function readTeeSection(page: Page) {
+  const section = page.locator('section[aria-label="TEE"]')
+  const text = (field: string) => section.locator(`[data-field="${field}"]`).first().innerText()
+  const measured = (await section.locator('[data-register]').count()) > 0
+  const recorded = (await section.locator('[data-field="tee-provider-url"]').count()) > 0
+  return {
+    verdict: await section.locator('[data-field="tee-verdict"] [data-tee]').getAttribute('data-tee'),
+    summary: await text('tee-summary'),
+    checks: await section
+      .locator('[data-table="tee-checks"] tbody tr')
+      .evaluateAll((rows) => rows.map((row) => ({ name: row.getAttribute('data-check'), status: row.getAttribute('data-status'), reason: row.querySelector('[data-field="reason"]')?.textContent }))),
+    checkedAt: await section.locator('[data-field="tee-checked"] time').getAttribute('datetime'),
+    expiresAt: await section.locator('[data-field="tee-expires"] time').getAttribute('datetime'),
+    signingAddress: await text('tee-signing-address'),
+    tcbStatus: await text('tee-tcb'),
+    advisories: await text('tee-advisories'),
+    measurements: measured
+      ? Object.fromEntries(await section.locator('[data-register]').evaluateAll((cells) => cells.map((cell) => [cell.getAttribute('data-register'), cell.textContent])))
+      : await text('tee-measurements'),
+    provider: recorded
+      ? { url: await text('tee-provider-url'), model: await text('tee-provider-model'), acknowledged: await text('tee-provider-acknowledged') }
+      : await text('tee-provider'),
+  }
+}
 
-test('a service the indexer has not checked says so, without an error', async () => {
-  const [service] = await services()
-  const page = await open(`/services/${service!.serviceId}`, { verdicts: [], evidence: {} })
-  await expect(page.locator('[data-field="tee-verdict"]').innerText()).resolves.toBe('Not checked yet: the indexer has no TEE verdict for this service.')
-  expect(await page.locator('section[aria-label="TEE"] .problem').count()).toBe(0)
-  await page.close()
+/** What a service page should show for a verdict REST serves, written from the verdict's fields. */
+function expectedSection(verdict: TeeVerdict): Awaited<ReturnType<typeof readTeeSection>> {
+  const { measurements, provider } = verdict
+  return {
+    verdict: verdict.verdict,
+    summary: verdict.summary,
+    checks: verdict.checks.map(({ name, status, reason }) => ({ name, status, reason })),
+    checkedAt: toSecond(verdict.checkedAt),
+    expiresAt: toSecond(verdict.expiresAt),
+    signingAddress: verdict.signingAddress,
+    tcbStatus: verdict.tcbStatus ?? 'unknown',
+    advisories: verdict.advisoryIds.length === 0 ? 'none' : verdict.advisoryIds.join(', '),
+    measurements: measurements === null ? 'None: no quote verified.' : { ...measurements, composeHash: measurements.composeHash ?? 'none could be read' },
+    provider:
+      provider === null
+        ? 'The provider has no record on 0G.'
+        : { url: provider.url, model: provider.model, acknowledged: provider.teeSignerAcknowledged ? 'yes' : 'no' },
+  }
+}
+
+test('each seeded service\'s page shows its verdict as npm start printed it, with the summary, every check and reason, the times, measurements and 0G record REST serves', async () => {
+  for (const { serviceId, verdict: planned } of devnet.plan) {
+    const before = await readVerdict(serviceId)
+    const { page } = await open(`/services/${serviceId}`)
+    await page.locator('section[aria-label="TEE"] [data-table="tee-checks"] tbody tr').first().waitFor()
+    const shown = await readTeeSection(page)
+    const served = readAround([before, await readVerdict(serviceId)], shown.checkedAt)
+    await saveScreenshot(page, `tee-service-${serviceId}-${planned}-desktop`)
+    expect(shown.verdict, `service ${serviceId}`).toBe(planned)
+    expect(shown, `service ${serviceId}`).toEqual(expectedSection(served))
+    expect(await pageWidth(page), `service ${serviceId}`).toBeLessThanOrEqual(1280)
+    await page.close()
+  }
 })
 
 describe('Verify in your browser', () => {
-  /** Opens the service page with the evidence, clicks, and waits for the browser's own outcome. */
-  async function verifyOnPage(service: Service, evidence: TeeEvidence, name: string, chainId?: number): Promise<Page> {
-    const verdict = verdictOf(service, 'verified')
-    const page = await open(`/services/${service.serviceId}`, { verdicts: [verdict], evidence: { [service.serviceId]: evidence } }, { chainId })
-    // Everything else on the page read first, so that what the click asks for stands apart.
+  /** Opens a service page, clicks once everything else was read, and waits for the browser's own outcome; returns what the click asked the server for. */
+  async function verifyOnPage(serviceId: string, name: string, { chainId, phone = false }: { chainId?: number; phone?: boolean } = {}): Promise<{ page: Page; asked: string[]; askedBefore: string[] }> {
+    const { page, requestsBefore } = await open(`/services/${serviceId}`, { chainId, phone })
     await page.locator('[data-table="jobs"] tbody tr').first().waitFor()
     await page.locator('.timeline li').first().waitFor()
-    const before = explorer.browser.requests.length
+    await page.locator('section[aria-label="TEE"] [data-table="tee-checks"]').waitFor()
+    const clickedAt = devnet.browser.requests.length
     await page.locator('[data-action="verify-tee"]').click()
     await page.locator('[data-tee-verify]').waitFor({ timeout: 60_000 })
-    await saveScreenshot(page, `tee-verify-${name}-desktop`)
-    // The check asks the indexer for the evidence and the verifier, nothing else and nowhere else.
-    const asked = explorer.browser.requests.slice(before).map((url) => new URL(url).pathname)
-    expect(asked.filter((path) => path !== `/v1/services/${service.serviceId}/tee/evidence` && path !== '/explorer/explorer-tee.js')).toEqual([])
-    return page
+    await saveScreenshot(page, `tee-verify-${name}-${phone ? 'phone' : 'desktop'}`)
+    const paths = (urls: string[]) => urls.map((url) => new URL(url).pathname)
+    return { page, asked: paths(devnet.browser.requests.slice(clickedAt)), askedBefore: paths(devnet.browser.requests.slice(requestsBefore, clickedAt)) }
   }
 
-  const step = (page: Page, name: string) => page.locator(`[data-table="tee-checks"]`).last().locator(`tr[data-check="${name}"]`)
+  const step = (page: Page, name: string) => page.locator('[data-table="tee-checks"]').last().locator(`tr[data-check="${name}"]`)
+  const stepsOf = (page: Page) =>
+    page
+      .locator('[data-table="tee-checks"]')
+      .last()
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => ({ name: row.getAttribute('data-check')!, status: row.getAttribute('data-status')!, reason: row.querySelector('[data-field="reason"]')?.textContent })))
+  /** The indexer's check of the same name, for each step the browser shares with it. */
+  const indexerStatus = (verdict: TeeVerdict, name: string) => verdict.checks.find((check) => check.name === name)?.status
 
-  test("Intel's sample TDX quote with its collateral verifies in Chromium at its pinned time; its report_data names no service key", async () => {
-    const [service] = await services()
-    const evidence = evidenceOf({ service: service!, quote: readQuote('tdx_quote'), collateral: readCollateral('tdx_quote'), fetchedAt: pinnedClock, rootCa: null })
-    const page = await verifyOnPage(service!, evidence, 'intel-sample')
-    expect(await step(page, 'root').getAttribute('data-status')).toBe('pass')
-    expect(await step(page, 'quote').getAttribute('data-status')).toBe('pass')
-    expect(await step(page, 'quote').locator('[data-field="reason"]').innerText()).toContain('TCB UpToDate')
-    // dcap-qvl's sample was not made for our services: its report_data binds no address of theirs.
-    expect(await step(page, 'binding').getAttribute('data-status')).toBe('fail')
-    expect(await step(page, 'binding').locator('[data-field="reason"]').innerText()).toContain(`does not name signing address "${service!.signingAddress}"`)
-    expect(await page.locator('[data-tee-verify]').getAttribute('data-tee-verify')).toBe('false')
+  test('the verified service: the browser verifies the evidence REST serves, loading its verifier on the click, and reaches the indexer\'s verdict', async () => {
+    const serviceId = plannedWith('verified')
+    const { page, asked, askedBefore } = await verifyOnPage(serviceId, 'verified')
+    const [verdict, evidence] = [await readVerdict(serviceId), await readEvidence(serviceId)]
+    expect(verdict.verdict).toBe('verified')
+    // explorer-tee.js (dcap-qvl) only on the click, with the evidence; nothing else, nowhere else.
+    expect(askedBefore).not.toContain('/explorer/explorer-tee.js')
+    expect(new Set(asked)).toEqual(new Set([`/v1/services/${serviceId}/tee/evidence`, '/explorer/explorer-tee.js']))
+    expect(await page.locator('[data-tee-verify]').getAttribute('data-tee-verify')).toBe('true')
+    expect(await page.locator('[data-field="tee-browser-outcome"] .badge').innerText()).toBe('✓ verified in your browser')
+    // As of the time the indexer fetched the evidence it serves: the page verified that evidence.
+    expect(await page.locator('[data-field="tee-browser-outcome"]').innerText()).toContain(`(${evidence.fetchedAt}, when the evidence was fetched)`)
+    expect(evidence.rootCa, "the devnet's own root").not.toBeNull()
+    const steps = await stepsOf(page)
+    expect(steps.map(({ name, status }) => [name, status])).toEqual([['root', 'pass'], ['quote', 'pass'], ['binding', 'pass']])
+    expect(steps[0]!.reason).toBe("The devnet's own root, trusted on the devnet's chain.")
+    expect(steps[1]!.reason).toContain(`TCB ${verdict.tcbStatus}`)
+    expect(steps[2]!.reason).toBe(`report_data names ${evidence.signingAddress} (layout address-nonce, with the nonce sent).`)
+    for (const { name, status } of steps.slice(1)) expect(status, name).toBe(indexerStatus(verdict, name))
     await page.close()
   })
 
-  test('the same quote with one bit flipped fails, saying why', async () => {
-    const [service] = await services()
+  test('the failed service: the browser finds in the evidence REST serves the failure the indexer found, and says it', async () => {
+    const serviceId = plannedWith('failed')
+    const { page } = await verifyOnPage(serviceId, 'failed')
+    const [verdict, evidence, verified] = [await readVerdict(serviceId), await readEvidence(serviceId), await readVerdict(plannedWith('verified'))]
+    expect(verdict.verdict).toBe('failed')
+    expect(await page.locator('[data-tee-verify]').getAttribute('data-tee-verify')).toBe('false')
+    expect(await page.locator('[data-field="tee-browser-outcome"] .badge').innerText()).toBe('✗ not verified in your browser')
+    const steps = await stepsOf(page)
+    expect(steps.map(({ name, status }) => [name, status])).toEqual([['root', 'pass'], ['quote', 'pass'], ['binding', 'fail']])
+    for (const { name, status } of steps.slice(1)) expect(status, name).toBe(indexerStatus(verdict, name))
+    // The printed plan: the quote binds the verified service's key (dstack's layout: address,
+    // 12 zero bytes, the nonce the indexer sent), not this service's.
+    const reportData = `0x${verified.signingAddress.slice(2).toLowerCase()}${'00'.repeat(12)}${evidence.nonce!.slice(2)}`
+    const reason = await page.locator('[data-field="tee-browser-reason"]').innerText()
+    expect(reason).toContain(`does not name signing address "${evidence.signingAddress}"`)
+    expect(reason).toContain(`report_data is ${reportData}`)
+    expect(steps[2]!.reason).toBe(reason)
+    expect(reason).toBe(verdict.checks.find(({ name }) => name === 'binding')!.reason)
+    expect(await pageWidth(page)).toBeLessThanOrEqual(1280)
+    await page.close()
+    // The long report_data wraps: the phone's page is no wider than the phone.
+    const phone = await verifyOnPage(serviceId, 'failed', { phone: true })
+    expect(await pageWidth(phone.page)).toBeLessThanOrEqual(390)
+    await phone.page.close()
+  })
+
+  test('the unreachable service, whose evidence REST does not have (404): the page says there is nothing to verify, the verdict beside it unchanged', async () => {
+    const serviceId = plannedWith('unreachable')
+    const missing = await getJson(`/v1/services/${serviceId}/tee/evidence`)
+    expect(missing.status).toBe(404)
+    const { error } = missing.body as { error: { code: string; message: string } }
+    expect(error.code).toBe('tee_evidence_not_found')
+    const { page } = await verifyOnPage(serviceId, 'no-evidence')
+    expect(await page.locator('[data-tee-verify]').getAttribute('data-tee-verify')).toBe('error')
+    expect(await page.locator('[data-field="tee-browser-outcome"]').innerText()).toBe('✗ not verified in your browser')
+    expect(await page.locator('[data-field="tee-browser-reason"]').innerText()).toBe(`There is no evidence to verify: ${error.message}`)
+    expect(await page.locator('[role="alert"]').count()).toBe(1)
+    // No browser checks were listed, and the indexer's verdict still stands above.
+    expect(await page.locator('[data-table="tee-checks"]').count()).toBe(1)
+    expect(await page.locator('[data-field="tee-verdict"] [data-tee]').getAttribute('data-tee')).toBe('unreachable')
+    await page.close()
+  })
+
+  test("the verified service's evidence, on an explorer of another chain: the devnet's root is not trusted there", async () => {
+    const { page } = await verifyOnPage(plannedWith('verified'), 'devnet-root-elsewhere', { chainId: 16661 })
+    expect(await page.locator('[data-tee-verify]').getAttribute('data-tee-verify')).toBe('false')
+    expect(await step(page, 'root').getAttribute('data-status')).toBe('fail')
+    expect(await page.locator('[data-field="tee-browser-reason"]').innerText()).toContain("trusted on the devnet's chain only")
+    expect(await step(page, 'quote').getAttribute('data-status')).toBe('skip')
+    await page.close()
+  })
+})
+
+describe("explorer-tee.js in Chromium, on Intel's real sample quote (evidence no devnet serves)", () => {
+  /**
+   * Loads the verifier the page loads on a click, as a module of the explorer's origin, and runs it
+   * on the evidence. An expression, not a function: vitest would rewrite a function's import().
+   */
+  async function verifyInChromium(evidence: TeeEvidence, signingAddress: string): Promise<{ ok: boolean; steps: { name: string; status: string; reason: string }[] }> {
+    const { page } = await open('/')
+    try {
+      const parameters = JSON.stringify({ evidence, signingAddress, chainId: 16661 })
+      return await page.evaluate(`import('/explorer/explorer-tee.js').then(({ verifyTeeEvidence }) => { const { ok, steps } = verifyTeeEvidence(${parameters}); return { ok, steps } })`)
+    } finally {
+      await page.close()
+    }
+  }
+
+  const sampleEvidence = (quote: Uint8Array): TeeEvidence => ({
+    serviceId: '1',
+    signingAddress: '0x0000000000000000000000000000000000000001',
+    fetchedAt: pinnedClock.toISOString(),
+    reportUrl: 'https://provider.example/v1/quote',
+    nonce: null,
+    quote: `0x${Buffer.from(quote).toString('hex')}`,
+    collateral: fromDcapCollateral(readCollateral('tdx_quote')),
+    eventLog: null,
+    appCompose: null,
+    rootCa: null,
+  })
+
+  test('verifies to Intel\'s root at its pinned time; its report_data names no key of ours', async () => {
+    const result = await verifyInChromium(sampleEvidence(readQuote('tdx_quote')), '0x0000000000000000000000000000000000000001')
+    expect(result.steps.map(({ name, status }) => [name, status])).toEqual([['root', 'pass'], ['quote', 'pass'], ['binding', 'fail']])
+    expect(result.steps[1]!.reason).toContain('TCB UpToDate')
+    expect(result.ok).toBe(false)
+  })
+
+  test('one flipped bit of MRTD fails the quote, saying why', async () => {
     const quote = readQuote('tdx_quote')
-    // One bit of MRTD: the TD report the attestation key signed no longer matches its signature.
     quote[tdOffsets.mrTd]! ^= 0x01
-    const evidence = evidenceOf({ service: service!, quote, collateral: readCollateral('tdx_quote'), fetchedAt: pinnedClock, rootCa: null })
-    const page = await verifyOnPage(service!, evidence, 'flipped-bit')
-    expect(await step(page, 'quote').getAttribute('data-status')).toBe('fail')
-    expect(await page.locator('[data-field="tee-browser-reason"]').innerText()).toBe(
+    const result = await verifyInChromium(sampleEvidence(quote), '0x0000000000000000000000000000000000000001')
+    expect(result.steps.map(({ name, status }) => [name, status])).toEqual([['root', 'pass'], ['quote', 'fail'], ['binding', 'skip']])
+    expect(result.steps[1]!.reason).toBe(
       "The TDX quote does not verify: ISV enclave report signature is invalid. A quote signed through Intel's PCK chain to the trusted root is required.",
     )
-    expect(await step(page, 'binding').getAttribute('data-status')).toBe('skip')
-    await page.close()
   })
+})
 
-  describe("a quote of the devnet's own root, binding the service's key", () => {
-    const now = new Date()
-    const root = createTeeRoot({ now })
+describe("a provider's hostile 0G record, written after the seed", () => {
+  /** A provider's strings are anyone's text: markup, a newline and a right-to-left override. */
+  const hostileUrl = 'javascript:alert(1)//<b>x</b>\n\u202ehttps://provider.example'
+  const hostileModel = '<img src=x onerror=alert(1)>\n\u202eqwen'
+  /** What a reader must see, written out by hand: the markup as text, the newline and override as escapes. */
+  const shownAs = (text: string) => text.replaceAll('\n', '\\n').replaceAll('\u202e', '\\u202e')
 
-    async function devnetEvidence(): Promise<{ service: Service; evidence: TeeEvidence }> {
-      const [service] = await services()
-      // dstack's layout: the address, 12 zero bytes, then a nonce (none here).
-      const reportData = new Uint8Array(64)
-      reportData.set(hexToBytes(service!.signingAddress as Hex))
-      const quote = makeTdxQuote(root, { reportData })
-      return { service: service!, evidence: evidenceOf({ service: service!, quote, collateral: root.collateral, fetchedAt: now, rootCa: root.rootCa }) }
-    }
-
-    test('verifies on the devnet chain (31337)', async () => {
-      const { service, evidence } = await devnetEvidence()
-      const page = await verifyOnPage(service, evidence, 'devnet-root')
-      expect(await page.locator('[data-tee-verify]').getAttribute('data-tee-verify')).toBe('true')
-      expect(await page.locator('[data-field="tee-browser-outcome"] .badge').innerText()).toBe('✓ verified in your browser')
-      expect(await step(page, 'binding').locator('[data-field="reason"]').innerText()).toContain(`report_data names ${service.signingAddress} (layout address-nonce`)
-      await page.close()
+  test('is text on the service page: its URL never a link, no markup an element, every control character an escape, in the record, the summary and the reasons', async () => {
+    const serviceId = plannedWith('none')
+    const { providerAddress } = (await getJson(`/v1/services/${serviceId}`)).body as { providerAddress: Address }
+    const client = createPublicClient({ transport: http(devnet.rpcUrl) })
+    const record = { serviceType: 'chatbot', url: hostileUrl, model: hostileModel, verifiability: 'TeeML', inputPrice: 1n, outputPrice: 1n, additionalInfo: '{}', teeSignerAddress: zeroAddress }
+    await sendProviderRecord(client, { inferenceServing: devnet.deployment.tee!.inferenceServing, provider: providerAddress, record })
+    // The indexer follows the record's event and checks the service again.
+    await expect.poll(async () => (await readVerdict(serviceId)).provider?.url, { timeout: 120_000 }).toBe(hostileUrl)
+    const dialogs: string[] = []
+    const { page } = await open(`/services/${serviceId}`)
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
     })
-
-    test("is refused on any other chain: the devnet's root is not trusted there", async () => {
-      const { service, evidence } = await devnetEvidence()
-      const page = await verifyOnPage(service, evidence, 'devnet-root-elsewhere', 16661)
-      expect(await page.locator('[data-tee-verify]').getAttribute('data-tee-verify')).toBe('false')
-      expect(await step(page, 'root').getAttribute('data-status')).toBe('fail')
-      expect(await page.locator('[data-field="tee-browser-reason"]').innerText()).toContain("trusted on the devnet's chain only")
-      expect(await step(page, 'quote').getAttribute('data-status')).toBe('skip')
-      await page.close()
+    await page.locator('[data-field="tee-provider-url"]').waitFor()
+    const served = await readVerdict(serviceId)
+    await saveScreenshot(page, 'tee-service-hostile-record-desktop')
+    const expected = expectedSection(served)
+    expect(await readTeeSection(page)).toEqual({
+      ...expected,
+      summary: shownAs(expected.summary),
+      checks: expected.checks.map((check) => ({ ...check, reason: shownAs(check.reason) })),
+      provider: { url: shownAs(hostileUrl), model: shownAs(hostileModel), acknowledged: 'no' },
     })
+    expect(await page.locator('[data-field="tee-provider-url"]').locator('a, b, img').count()).toBe(0)
+    expect(await page.locator('section[aria-label="TEE"] img, section[aria-label="TEE"] b').count()).toBe(0)
+    expect(await page.locator('a[href^="javascript:"]').count()).toBe(0)
+    expect(dialogs).toEqual([])
+    expect(await pageWidth(page)).toBeLessThanOrEqual(1280)
+    await page.close()
   })
 })

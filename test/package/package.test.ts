@@ -224,7 +224,7 @@ describe('a TypeScript consumer of tee-market/client, /contract and /attestation
       expect(lines).toEqual([
         { state: 'Pending' },
         { state: 'Settled' },
-        { verified: true, providerType: 'centralized', routes: ['buyers', 'health', 'jobs', 'sellers', 'services', 'stats', 'transactions'] },
+        { verified: true, providerType: 'centralized', routes: ['buyers', 'feed', 'health', 'jobs', 'sellers', 'services', 'stats', 'transactions'] },
       ])
 
       // The browser bundle runs as it is (an ES module with no Node built-in): a Settled job is

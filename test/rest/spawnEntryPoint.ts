@@ -15,11 +15,13 @@ export type SpawnedEntryPoint = {
 /**
  * An entry point as an operator runs it, without npm in between (so a signal reaches it): `node`
  * and its arguments, in the project folder, with none of the settings' environment variables a
- * developer's shell may hold, so the defaults are what it runs with.
+ * developer's shell may hold, so the defaults are what it runs with; `env` adds the variables it
+ * needs (a seller's keys).
  */
-export function spawnEntryPoint(args: readonly string[]): SpawnedEntryPoint {
+export function spawnEntryPoint(args: readonly string[], { env: given = {} }: { env?: Record<string, string> } = {}): SpawnedEntryPoint {
   const env = { ...process.env }
   for (const name of ['PORT', 'HOST', 'MCP_PORT', 'SELLER_PORT', 'RPC_URL', 'MARKET_NETWORK', 'DEPLOYMENT_PATH', 'RATE_LIMIT', 'MAX_CLIENT_CONNECTIONS', 'TRUST_PROXY', 'INDEXER_URL']) delete env[name]
+  Object.assign(env, given)
   const child = spawn(process.execPath, args, { cwd: projectRoot, env })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))

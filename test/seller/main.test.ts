@@ -24,7 +24,8 @@ type Run = { child: ChildProcess; output: () => string; exited: Promise<number |
 function runSeller(args: readonly string[], env: Record<string, string> = {}): Run {
   const child = spawn(process.execPath, ['--import', 'tsx', 'devnet/seller/main.ts', ...args], {
     cwd: projectRoot,
-    env: { ...process.env, ...env },
+    // INDEXER_URL, which the hosted MCP server shares, would make it follow a feed.
+    env: { ...process.env, INDEXER_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -78,7 +79,11 @@ test.each([
   [['--bogus'], {}, "Unknown option '--bogus'."],
   [['--service', '1'], { SELLER_PRIVATE_KEY: '' }, '--service needs SELLER_PRIVATE_KEY'],
   [['--tls-cert', '/etc/tls/fullchain.pem'], {}, '--tls-cert and --tls-key (TLS_CERT, TLS_KEY) go together'],
-])('refuses %j with a clear message', async (args, env, message) => {
+  [['--indexer-url', 'ftp://127.0.0.1:8080'], {}, '--indexer-url must be an http:// or https:// URL, got "ftp://127.0.0.1:8080".'],
+  [[], { INDEXER_URL: 'not a url' }, '--indexer-url must be an http:// or https:// URL, got "not a url".'],
+  [['--cursor-file', 'cursor.json'], { INDEXER_URL: 'none' }, '--cursor-file keeps the cursor of --indexer-url (INDEXER_URL): give both, or neither to scan the node.'],
+  [['--indexer-url', 'http://127.0.0.1:8080', '--from-block', '5'], {}, '--from-block is where the node is scanned; with --indexer-url (INDEXER_URL) the seller follows the feed instead: give one of them.'],
+])('refuses %j (environment %j) with a clear message', async (args, env, message) => {
   const run = runSeller(['--deployment', deploymentPath, ...args], env)
   expect(await run.exited).toBe(1)
   expect(run.output()).toContain(`The reference seller failed to start: ${message}`)

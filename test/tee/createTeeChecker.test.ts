@@ -99,3 +99,22 @@ test('unreachable is retried after retryMs, and does not replace a verdict that 
   expect(calls).toHaveLength(4)
   await checker.stop()
 })
+
+test('unreachable replaces an unexpired none or acknowledged: neither rested on evidence', async () => {
+  const { store, checker } = setUp(['none', 'unreachable', 'acknowledged', 'unreachable'])
+  store.putService({ serviceId: 1n, service: service('1') })
+  await checker.runDue()
+  expect(store.teeVerdict(1n)?.verdict).toBe('none')
+  // The provider publishes a record whose URL cannot be fetched: it has a record now.
+  checker.recheckProvider(provider)
+  await checker.runDue()
+  expect(store.teeVerdict(1n)?.verdict).toBe('unreachable')
+  checker.recheckProvider(provider)
+  await checker.runDue()
+  expect(store.teeVerdict(1n)?.verdict).toBe('acknowledged')
+  // 0G's owner withdraws the acknowledgement, the URL still down.
+  checker.recheckProvider(provider)
+  await checker.runDue()
+  expect(store.teeVerdict(1n)?.verdict).toBe('unreachable')
+  await checker.stop()
+})

@@ -17,7 +17,8 @@ export type TeeChecksProps = {
 
 /**
  * Checks in order, each with its outcome and reason. A reason may quote what a provider serves
- * (its URL, its compose file's errors): it is shown as a seller's text is.
+ * (its URL, its compose file's errors): it is shown as a seller's text is. On a phone the reason
+ * takes a line of its own below the check's name and outcome, at the card's full width.
  */
 export function TeeChecks({ checks, label }: TeeChecksProps) {
   return html`<div class="table-wrap">
@@ -28,7 +29,7 @@ export function TeeChecks({ checks, label }: TeeChecksProps) {
           (check) => html`<tr key=${check.name} data-check=${check.name} data-status=${check.status}>
             <td class="lead mono">${check.name}</td>
             <td data-field="status"><span class=${shown[check.status].className}>${shown[check.status].text}</span></td>
-            <td class="wrap" data-field="reason"><${SellerText} text=${check.reason} /></td>
+            <td class="wrap detail" data-label="" data-field="reason"><${SellerText} text=${check.reason} /></td>
           </tr>`,
         )}
       </tbody>

@@ -18,7 +18,7 @@ const registers = [
 /** A service's TEE verdict as the indexer checked it: the checks, when, what was measured, and the 0G record. */
 export function TeeVerdictDetails({ verdict }: { verdict: TeeVerdict }) {
   const { measurements, provider } = verdict
-  return html`<p data-field="tee-verdict"><${TeeBadge} serviceId=${verdict.serviceId} verdict=${verdict} /> <span data-field="tee-summary"><${SellerText} text=${verdict.summary} /></span></p>
+  return html`<p class="break" data-field="tee-verdict"><${TeeBadge} serviceId=${verdict.serviceId} verdict=${verdict} /> <span data-field="tee-summary"><${SellerText} text=${verdict.summary} /></span></p>
     <dl class="record" aria-label="TEE verdict">
       <dt>Checked</dt><dd data-field="tee-checked"><${IsoTime} iso=${verdict.checkedAt} /></dd>
       <dt>Stands until</dt><dd data-field="tee-expires"><${IsoTime} iso=${verdict.expiresAt} /></dd>

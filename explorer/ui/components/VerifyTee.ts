@@ -34,7 +34,10 @@ export function VerifyTee({ service }: { service: Service }) {
     setOutcome({ status: 'working' })
     try {
       const [answer, verifier] = await Promise.all([client.services.getTeeEvidence({ params: { id: service.serviceId } }), import(explorerAssetPaths.teeJs) as Promise<VerifierModule>])
-      if (answer.status !== 200) return setOutcome({ status: 'failed', message: errorMessage(answer) })
+      if (answer.status !== 200) {
+        const why = answer.status === 404 ? 'There is no evidence to verify' : 'The evidence could not be fetched'
+        return setOutcome({ status: 'failed', message: `${why}: ${errorMessage(answer)}` })
+      }
       const evidence = answer.body as TeeEvidence
       await nextFrame()
       const result = verifier.verifyTeeEvidence({ evidence, signingAddress: service.signingAddress, chainId: site.chainId })
@@ -50,7 +53,10 @@ export function VerifyTee({ service }: { service: Service }) {
       : outcome.status === 'working'
         ? html`<p class="muted" aria-busy="true">Verifying…</p>`
         : outcome.status === 'failed'
-          ? html`<p class="problem" role="alert" data-tee-verify="error">${outcome.message}</p>`
+          ? html`<div role="alert" data-tee-verify="error">
+              <p data-field="tee-browser-outcome"><span class="badge bad">✗ not verified in your browser</span></p>
+              <p class="problem" data-field="tee-browser-reason">${outcome.message}</p>
+            </div>`
           : html`<${BrowserResult} result=${outcome.result} evidence=${outcome.evidence} service=${service} />`}
   </div>`
 }

@@ -5,6 +5,7 @@ import type { Service } from '../../../contract/service.ts'
 import type { ServiceEventList } from '../../../contract/serviceEvent.ts'
 import { client } from '../client.ts'
 import { AddressLink } from '../components/AddressLink.ts'
+import { LiveBadge } from '../components/LiveBadge.ts'
 import { Payouts } from '../components/Payouts.ts'
 import { Problem } from '../components/Problem.ts'
 import { SellerText } from '../components/SellerText.ts'
@@ -15,13 +16,20 @@ import { TokenAmount } from '../components/TokenAmount.ts'
 import { VerifyAttestation } from '../components/VerifyAttestation.ts'
 import { html } from '../html.ts'
 import { useApi } from '../useApi.ts'
+import { useFeed } from '../useFeed.ts'
 
-/** A job changes state while it is looked at (settlement, expiry, dispute): read it again this often. */
+/** A job changes state while it is looked at (settlement, expiry, dispute): without the feed, read it again this often. */
 const pollMs = 2_000
 
 /** One job: its state and history, its amounts, its attestation and the check of its signer. */
 export function JobPage({ jobId }: { jobId: string }) {
-  const job = useApi<JobDetail>(`job ${jobId}`, (extraHeaders) => client.jobs.getJob({ params: { id: jobId }, extraHeaders }), { pollMs })
+  const feed = useFeed({ jobs: jobId })
+  const job = useApi<JobDetail>(`job ${jobId}`, (extraHeaders) => client.jobs.getJob({ params: { id: jobId }, extraHeaders }), {
+    pollMs,
+    feed,
+    // The event holds the job as GET /v1/jobs/:id serves it; a removed one is REST's 404 to tell.
+    follow: ({ type, data }) => (type !== 'job' || data.jobId !== jobId ? undefined : data.job === null ? 'reload' : { status: 'ready', data: data.job }),
+  })
   const serviceId = job.status === 'ready' ? job.data.serviceId : undefined
   const service = useApi<Service>(`service ${serviceId}`, async (extraHeaders) =>
     serviceId === undefined ? pending : client.services.getService({ params: { id: serviceId }, extraHeaders }),
@@ -36,7 +44,7 @@ export function JobPage({ jobId }: { jobId: string }) {
   )
   if (job.status !== 'ready') return html`<h1>Job #${jobId}</h1><${Problem} state=${job} />`
   const data = job.data
-  return html`<h1>Job #${data.jobId} <span data-field="state"><${StateBadge} name=${data.stateName} /></span></h1>
+  return html`<h1>Job #${data.jobId} <span data-field="state"><${StateBadge} name=${data.stateName} /></span> <${LiveBadge} feed=${feed} /></h1>
     <section>
       <dl class="record" aria-label="Job">
         <dt>State</dt><dd data-field="state-number">${data.state} (${data.stateName})</dd>

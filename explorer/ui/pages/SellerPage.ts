@@ -1,25 +1,26 @@
 import type { Job } from '../../../contract/job.ts'
 import type { Seller } from '../../../contract/seller.ts'
 import { client } from '../client.ts'
+import { LiveBadge } from '../components/LiveBadge.ts'
 import { PagedJobs } from '../components/PagedJobs.ts'
 import { Problem } from '../components/Problem.ts'
 import { ServicesTable } from '../components/ServicesTable.ts'
 import { TokenAmount } from '../components/TokenAmount.ts'
 import { html } from '../html.ts'
-import { useApi } from '../useApi.ts'
+import { useApi, type ApiState } from '../useApi.ts'
+import { useFeed, type FeedRecord } from '../useFeed.ts'
 import { useServiceHistories } from '../useServiceHistories.ts'
 import { useTeeVerdicts } from '../useTeeVerdicts.ts'
-
-/** Verdicts change when the indexer checks again (minutes apart); unchanged answers are 304s with no body. */
-const verdictsPollMs = 10_000
+import { withRecord } from '../withRecord.ts'
 
 const paidStates = new Set<Job['stateName']>(['Settled', 'Disputed', 'Slashed'])
 
 /** One seller: their services and jobs, with totals over them. */
 export function SellerPage({ address }: { address: string }) {
-  const seller = useApi<Seller>(`seller ${address}`, (extraHeaders) => client.sellers.getSeller({ params: { address }, extraHeaders }))
+  const feed = useFeed({ seller: address })
+  const seller = useApi<Seller>(`seller ${address}`, (extraHeaders) => client.sellers.getSeller({ params: { address }, extraHeaders }), { feed, follow: followSeller })
   const histories = useServiceHistories(seller.status === 'ready' ? seller.data.services : undefined)
-  const verdicts = useTeeVerdicts(verdictsPollMs)
+  const verdicts = useTeeVerdicts()
   if (seller.status !== 'ready') return html`<h1>Seller</h1><${Problem} state=${seller} />`
   const { services, jobs } = seller.data
   const settled = jobs.filter((job) => job.stateName === 'Settled')
@@ -42,7 +43,20 @@ export function SellerPage({ address }: { address: string }) {
       <${ServicesTable} services=${services} histories=${histories} verdicts=${verdicts} label="Services of the seller" />
     </section>
     <section>
-      <h2>Jobs</h2>
-      <${PagedJobs} filter=${{ seller: seller.data.seller }} label="Jobs of the seller" />
+      <h2>Jobs <${LiveBadge} feed=${feed} /></h2>
+      <${PagedJobs} filter=${{ seller: seller.data.seller }} label="Jobs of the seller" feed=${feed} />
     </section>`
+}
+
+/**
+ * A seller's services and jobs, newest first, with one record of the seller's stream put in; read
+ * again when that would change which jobs a partial list (`nextCursor`) holds.
+ */
+function followSeller({ type, data }: FeedRecord, state: ApiState<Seller>): ApiState<Seller> | 'reload' {
+  if (state.status !== 'ready') return 'reload'
+  const seller = state.data
+  if (type === 'service') return { status: 'ready', data: { ...seller, services: withRecord(seller.services, { id: data.serviceId, record: data.service, idOf: ({ serviceId }) => serviceId, newestFirst: true }) } }
+  const listed = seller.jobs.some(({ jobId }) => jobId === data.jobId)
+  if (seller.nextCursor !== null && (data.job === null || !listed)) return 'reload'
+  return { status: 'ready', data: { ...seller, jobs: withRecord(seller.jobs, { id: data.jobId, record: data.job, idOf: ({ jobId }) => jobId, newestFirst: true }) } }
 }

@@ -5,6 +5,7 @@ import { client } from '../client.ts'
 import { AddressLink } from '../components/AddressLink.ts'
 import { PagedJobs } from '../components/PagedJobs.ts'
 import { KeyHistory } from '../components/KeyHistory.ts'
+import { LiveBadge } from '../components/LiveBadge.ts'
 import { Problem } from '../components/Problem.ts'
 import { ServiceStatusBadge } from '../components/ServiceStatusBadge.ts'
 import { SellerText } from '../components/SellerText.ts'
@@ -15,13 +16,21 @@ import { TokenAmount } from '../components/TokenAmount.ts'
 import { VerifyTee } from '../components/VerifyTee.ts'
 import { html } from '../html.ts'
 import { useApi } from '../useApi.ts'
+import { useFeed } from '../useFeed.ts'
 
 /** One service: its registry record, its TEE verdict, its signing-key history and its jobs. */
 export function ServicePage({ serviceId }: { serviceId: string }) {
-  const service = useApi<Service>(`service ${serviceId}`, (extraHeaders) => client.services.getService({ params: { id: serviceId }, extraHeaders }))
-  const history = useApi<ServiceEventList>(`history ${serviceId}`, (extraHeaders) =>
-    client.services.getServiceEvents({ params: { id: serviceId }, extraHeaders }),
-  )
+  const feed = useFeed({ serviceId })
+  const service = useApi<Service>(`service ${serviceId}`, (extraHeaders) => client.services.getService({ params: { id: serviceId }, extraHeaders }), {
+    feed,
+    // The event holds the service as GET /v1/services/:id serves it; a removed one is REST's 404 to tell.
+    follow: ({ type, data }) => (type !== 'service' ? undefined : data.service === null ? 'reload' : { status: 'ready', data: data.service }),
+  })
+  // The registry history is not in the event: a change of the service is a reason to read it again.
+  const history = useApi<ServiceEventList>(`history ${serviceId}`, (extraHeaders) => client.services.getServiceEvents({ params: { id: serviceId }, extraHeaders }), {
+    feed,
+    follow: ({ type }) => (type === 'service' ? 'reload' : undefined),
+  })
   const tee = useApi<TeeVerdict>(`tee ${serviceId}`, (extraHeaders) => client.services.getTeeVerdict({ params: { id: serviceId }, extraHeaders }))
   if (service.status !== 'ready') return html`<h1>Service #${serviceId}</h1><${Problem} state=${service} />`
   const data = service.data
@@ -54,7 +63,7 @@ export function ServicePage({ serviceId }: { serviceId: string }) {
       ${history.status === 'ready' ? html`<${KeyHistory} history=${history.data.events} />` : html`<${Problem} state=${history} />`}
     </section>
     <section>
-      <h2>Jobs</h2>
-      <${PagedJobs} filter=${{ serviceId: data.serviceId }} label="Jobs of the service" />
+      <h2>Jobs <${LiveBadge} feed=${feed} /></h2>
+      <${PagedJobs} filter=${{ serviceId: data.serviceId }} label="Jobs of the service" feed=${feed} />
     </section>`
 }

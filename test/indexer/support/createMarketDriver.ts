@@ -20,6 +20,8 @@ export type MarketDriver = {
   createJob(parameters: { serviceId: bigint; amount?: bigint; timeoutSeconds?: bigint }): Promise<bigint>
   /** Submits a valid attestation: the job goes to Settled in one transaction. */
   settleJob(jobId: bigint): Promise<Hash>
+  /** Disputes a Settled job as its buyer, with the least bond: the job goes to Disputed. */
+  disputeJob(jobId: bigint): Promise<Hash>
   /** Mines empty blocks. */
   mine(blocks: number): Promise<void>
   snapshot(): Promise<Hash>
@@ -99,6 +101,10 @@ export function createMarketDriver({ rpcUrl, deployment, accountIndex = 20 }: Cr
           args: [jobId, output, keccak256(stringToHex(`chat ${jobId} ${output}`)), text, signature],
         }),
       )
+    },
+    async disputeJob(jobId) {
+      const bond = await publicClient.readContract({ address: escrow, abi: escrowAbi, functionName: 'DISPUTE_BOND' })
+      return confirm(await buyer.writeContract({ address: escrow, abi: escrowAbi, functionName: 'dispute', args: [jobId], value: bond }))
     },
     async mine(blocks) {
       await testClient.mine({ blocks })

@@ -31,6 +31,14 @@ export async function typedOnly(): Promise<void> {
   const stats = await client.stats.getStats()
   // @ts-expect-error the stats body has no `foo`
   if (stats.status === 200) console.log(stats.body.foo)
+  for await (const event of client.events({ jobs: ['1'], types: ['job'] }, { signal: AbortSignal.timeout(1_000) })) {
+    const lastId: string | undefined = event.id
+    if (event.event === 'job') console.log(lastId, event.data.change, event.data.job?.stateName)
+    // @ts-expect-error a head carries no job
+    if (event.event === 'head') console.log(event.data.job)
+  }
+  // @ts-expect-error only job and service events can be chosen (head, reorg and reset always come)
+  client.events({ types: ['head'] })
 }
 
 const hash = `0x${'ab'.repeat(32)}` as const
