@@ -104,22 +104,26 @@ export function evaluateTargets({ backfill, lag, rest, memory, fullNode, feed }:
   return checks
 }
 
-/** The live feed's goal, and our reading of "the REST routes' figures do not move" on a shared machine: each route's median within 10 %. */
+/**
+ * The live feed's goal, and our reading of "the REST routes' figures do not move": the server's
+ * CPU per request (what open streams could add; req/s on a shared machine moves more with its
+ * neighbours than with anything measured) within 10 % for each route, medians over the rounds.
+ */
 function feedChecks(feed: FeedResult): TargetCheck[] {
-  const rest = summarizeFeedRest(feed.rest)
-  const worst = rest.reduce((low, row) => (row.ratio < low.ratio ? row : low), rest[0] ?? { name: '-', ratio: Number.NaN })
+  const rest = summarizeFeedRest(feed.rest).map((row) => ({ ...row, ratio: row.withCpuMicros / row.withoutCpuMicros }))
+  const worst = rest.reduce((high, row) => (row.ratio > high.ratio ? row : high), rest[0] ?? { name: '-', ratio: Number.NaN })
   return [
     {
       name: `live feed: change to all ${feed.streams.toLocaleString('en-US')} streams, p99`,
       target: `< ${feed.targetP99Ms} ms, none missed`,
-      actual: `${feed.toEveryStream.p99Ms.toFixed(0)} ms, ${feed.missed} missed`,
+      actual: `${feed.toEveryStream.p99Ms.toFixed(0)} ms (the server's part ${feed.serverWrote.p99Ms.toFixed(0)} ms), ${feed.missed} missed`,
       met: feed.met,
     },
     {
-      name: `REST req/s with ${feed.streams.toLocaleString('en-US')} streams open vs none (worst route, median)`,
-      target: '>= 90 %',
+      name: `REST server CPU per request with ${feed.streams.toLocaleString('en-US')} streams open vs none (worst route, medians)`,
+      target: '<= 110 %',
       actual: `${(worst.ratio * 100).toFixed(0)} % (${worst.name})`,
-      met: worst.ratio >= 0.9,
+      met: worst.ratio <= 1.1,
     },
   ]
 }

@@ -5,7 +5,7 @@ import type { MarketDriver } from '../indexer/support/createMarketDriver.ts'
 import type { SpawnedEntryPoint } from '../rest/spawnEntryPoint.ts'
 import { eventually } from '../support/eventually.ts'
 import { serveOwnDevnet } from '../support/serveOwnDevnet.ts'
-import { openEventStream, type OpenedEventStream, type ReceivedEvent } from './support/openEventStream.ts'
+import { openEventStream, type OpenedEventStream, type ReceivedEvent } from '../support/openEventStream.ts'
 
 // `npm run serve` as an operator runs it, at its default settings, over a devnet of the test's
 // own (it mines, snapshots and reverts). Every event is checked against what REST answers, read

@@ -6,7 +6,7 @@ import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { eventually } from '../support/eventually.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { startTestPostgres, type TestPostgres } from '../support/startTestPostgres.ts'
-import { openEventStream, type OpenedEventStream, type ReceivedEvent } from './support/openEventStream.ts'
+import { openEventStream, type OpenedEventStream, type ReceivedEvent } from '../support/openEventStream.ts'
 
 // A writer and a read-only replica on one Postgres, as docs/operations.md deploys them behind a
 // load balancer: an id one of them sent resumes on the other, in both directions.

@@ -11,7 +11,7 @@ import { devnetMnemonic } from '../../devnet/seed/seedAccounts.ts'
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { startFaultProxy } from '../support/faultProxy.ts'
 import { getFreePort } from '../support/getFreePort.ts'
-import { openEventStream, type EventStream } from '../support/openEventStream.ts'
+import { openEventStream, type OpenedEventStream } from '../support/openEventStream.ts'
 import { registerHostileService } from '../support/registerHostileService.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { httpRequest } from './httpRequest.ts'
@@ -45,26 +45,31 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  expect(await serve?.stop()).toBe(0)
+  // The devnet stops whatever the server's exit, so a failed start leaves no node behind.
+  const code = await serve?.stop()
   await devnet?.stop()
+  if (serve !== undefined) expect(code).toBe(0)
 })
 
-function open(localAddress: string, query = '', headers: Record<string, string> = {}): Promise<EventStream> {
-  return openEventStream({ url: `${origin}/v1/events${query}`, localAddress, headers })
+async function open(localAddress: string, query = '', headers: Record<string, string> = {}, base = origin): Promise<OpenedEventStream> {
+  const stream = await openEventStream(`${base}/v1/events${query}`, { localAddress, headers })
+  // A refusal's body is whole once its answer has ended.
+  if (stream.status !== 200) await stream.ended
+  return stream
 }
 
-function openMany(localAddress: string, count: number): Promise<EventStream[]> {
+function openMany(localAddress: string, count: number): Promise<OpenedEventStream[]> {
   return Promise.all(Array.from({ length: count }, () => open(localAddress)))
 }
 
 /** A refusal sent before any stream header: JSON in the API's error shape, with Retry-After and CORS. */
-function expectRefusal(answer: EventStream, { status, retryAfter }: { status: number; retryAfter: string }): { code: string; message: string } {
+function expectRefusal(answer: OpenedEventStream, { status, retryAfter }: { status: number; retryAfter: string }): { code: string; message: string } {
   expect(answer.status).toBe(status)
   expect(answer.headers['content-type']).toBe('application/json; charset=utf-8')
   expect(answer.headers['x-accel-buffering']).toBeUndefined()
   expect(answer.headers['retry-after']).toBe(retryAfter)
   expect(answer.headers['access-control-allow-origin']).toBe('*')
-  return (JSON.parse(answer.body) as { error: { code: string; message: string } }).error
+  return (JSON.parse(answer.text) as { error: { code: string; message: string } }).error
 }
 
 test('default: the 9th stream from one address is a JSON 429 with Retry-After, before any stream header; other addresses get theirs', async () => {
@@ -93,7 +98,7 @@ test('default: the 9th stream from one address is a JSON 429 with Retry-After, b
 
 test('the 257th stream, from yet another address, is a 429 too_many_streams; REST answers meanwhile', async () => {
   const addresses = Array.from({ length: defaultStreams / defaultClientStreams }, (_, index) => `127.0.1.${index + 1}`)
-  const held: EventStream[] = []
+  const held: OpenedEventStream[] = []
   try {
     // The streams of the test before are closed by now: retried until every one of these is served.
     await expect.poll(async () => {
@@ -124,7 +129,7 @@ test('400 for a bad filter, a bad ?after= and a bad Last-Event-ID, in the API er
   const errors = refusals.map((answer) => {
     expect(answer.status).toBe(400)
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8')
-    return (JSON.parse(answer.body) as { error: { code: string; message: string } }).error
+    return (JSON.parse(answer.text) as { error: { code: string; message: string } }).error
   })
   expect(errors.map(({ code }) => code)).toEqual(['invalid_parameter', 'invalid_parameter', 'invalid_parameter', 'unknown_parameter', 'invalid_parameter', 'invalid_parameter'])
   expect(errors[0]?.message).toContain('"seller"')
@@ -195,14 +200,14 @@ describe('a client that stops reading', () => {
       expect(rest).not.toContain(`"pricePerCall":"${lastPrice}"`)
 
       // The reading stream got the last state, and every event the feed sent, in order: the same
-      // frames, byte for byte, as the feed's own journal replays after the reader's first id.
-      await reader.waitFor(({ frames }) => frames.some(({ event, data }) => event === 'service' && data?.includes(`"pricePerCall":"${lastPrice}"`) === true))
-      const received = reader.frames.map(({ id, event, data }) => ({ id, event, data }))
+      // events, ids and records, as the feed's own journal replays after the reader's first id.
+      await reader.waitFor(({ event, data }) => event === 'service' && data.service?.pricePerCall === lastPrice)
+      const received = reader.events.map(({ id, event, data }) => ({ id, event, data }))
       const [first, ...after] = received
       const replay = await open('127.0.0.13', `?serviceId=${serviceId}&after=${first?.id}`)
       try {
-        await replay.waitFor(({ frames }) => frames.some(({ id }) => id === received.at(-1)?.id))
-        const replayed = replay.frames.map(({ id, event, data }) => ({ id, event, data }))
+        await replay.waitFor(({ id }) => id === received.at(-1)?.id)
+        const replayed = replay.events.map(({ id, event, data }) => ({ id, event, data }))
         expect(replayed.slice(0, after.length)).toEqual(after)
       } finally {
         replay.close()
@@ -224,7 +229,7 @@ describe('while the indexer back-fills', () => {
     try {
       await backfilling.waitFor(/serving on http:\/\/127\.0\.0\.1:\d+/)
       await expect.poll(() => proxy.counts.slowLogs).toBeGreaterThan(0)
-      const answer = await openEventStream({ url: `http://127.0.0.1:${port}/v1/events`, localAddress: '127.0.0.15' })
+      const answer = await open('127.0.0.15', '', {}, `http://127.0.0.1:${port}`)
       expect(expectRefusal(answer, { status: 503, retryAfter: '5' })).toEqual({
         code: 'feed_not_ready',
         message: 'The live feed starts once the indexer has caught up with the chain (see /healthz). Retry after 5 s.',

@@ -8,7 +8,7 @@ import { createMarketDriver, type MarketDriver } from '../indexer/support/create
 import { deploymentArgv } from '../support/deploymentArgv.ts'
 import { getFreePort } from '../support/getFreePort.ts'
 import { makeTestCertificates } from '../support/makeTestCertificates.ts'
-import { openEventStream, type EventStream, type StreamFrame } from '../support/openEventStream.ts'
+import { openEventStream, type OpenedEventStream, type ReceivedEvent } from '../support/openEventStream.ts'
 import { startTestDevnet } from '../support/startTestDevnet.ts'
 import { startNginx, type StartNginxReturnType } from './support/startNginx.ts'
 
@@ -24,6 +24,7 @@ const proxyAddress = '127.0.0.8'
 const clientAddresses = ['127.0.0.9', '127.0.0.10'] as const
 /** The heartbeat (15 s) and slack for a loaded host. */
 const heartbeatWaitMs = 30_000
+const pollIntervalMs = 250
 
 let devnet: StartDevnetReturnType
 let market: MarketDriver
@@ -43,16 +44,12 @@ function statusOf(url: string): Promise<number> {
   })
 }
 
-function throughNginx(query = '', localAddress?: string): Promise<EventStream> {
-  return openEventStream({ url: `${api}/v1/events${query}`, connectHost: '127.0.0.1', localAddress, ca: certificates.ca, headers: { 'accept-encoding': 'gzip, br' } })
+function throughNginx(query = '', localAddress?: string): Promise<OpenedEventStream> {
+  return openEventStream(`${api}/v1/events${query}`, { connectHost: '127.0.0.1', localAddress, ca: certificates.ca, headers: { 'accept-encoding': 'gzip, br' } })
 }
 
-function jobEventOf(jobId: bigint): (stream: EventStream) => boolean {
-  return (stream) => findJobEvent(stream, jobId) !== undefined
-}
-
-function findJobEvent(stream: EventStream, jobId: bigint): StreamFrame | undefined {
-  return stream.frames.find((frame) => frame.event === 'job' && (JSON.parse(frame.data ?? '{}') as { jobId?: string }).jobId === jobId.toString())
+function isJob(jobId: bigint): (event: ReceivedEvent) => boolean {
+  return ({ event, data }) => event === 'job' && data.jobId === jobId.toString()
 }
 
 /** curl -N over HTTP/2 through nginx, until its output holds `until` (or `--max-time`). */
@@ -72,7 +69,7 @@ beforeAll(async () => {
   devnet = await startTestDevnet({ seed: false })
   market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
   serviceId = await market.registerService()
-  const argv = ['--network', 'devnet', '--rpc-url', devnet.rpcUrl, ...deploymentArgv(devnet.deployment), '--poll-interval', '250', '--host', '127.0.0.1', '--port', '0']
+  const argv = ['--network', 'devnet', '--rpc-url', devnet.rpcUrl, ...deploymentArgv(devnet.deployment), '--poll-interval', String(pollIntervalMs), '--host', '127.0.0.1', '--port', '0']
   const served = certificates.issue('direct')
   ;[proxied, direct] = await Promise.all([
     startRestIndexer(loadConfig({ argv: [...argv, '--trust-proxy', proxyAddress], env: {} }), { mode: 'production', logger: false }),
@@ -107,7 +104,7 @@ afterAll(async () => {
 
 test('default: through nginx (HTTP/1.1 and HTTP/2) and over direct TLS, a job event comes within seconds of its block, uncompressed, then the heartbeat', async () => {
   const query = `?serviceId=${serviceId}`
-  const streams = [await throughNginx(query), await openEventStream({ url: `${direct.url}/v1/events${query}`, ca: certificates.ca, headers: { 'accept-encoding': 'gzip, br' } })]
+  const streams = [await throughNginx(query), await openEventStream(`${direct.url}/v1/events${query}`, { ca: certificates.ca, headers: { 'accept-encoding': 'gzip, br' } })]
   const curl = curlStream(`/v1/events${query}`, '"change":"created"')
   try {
     for (const stream of streams) {
@@ -116,17 +113,19 @@ test('default: through nginx (HTTP/1.1 and HTTP/2) and over direct TLS, a job ev
       expect(stream.headers['content-encoding']).toBeUndefined()
       expect(stream.headers['cache-control']).toBe('no-cache, no-transform')
     }
-    await Promise.all(streams.map((stream) => stream.waitFor(({ retries }) => retries.length > 0)))
+    for (const stream of streams) await expect.poll(() => stream.text).toMatch(/^retry: 3000\n\n/)
     await expect.poll(() => curl.output()).toContain('retry: 3000\n\n')
     const jobId = await market.createJob({ serviceId })
     const minedAt = performance.now()
-    await Promise.all(streams.map((stream) => stream.waitFor(jobEventOf(jobId))))
-    for (const stream of streams) {
-      expect(stream.retries).toEqual([3000])
-      // Well inside the 15 s heartbeat, whose bytes would otherwise be what pushes a held event out.
-      expect((findJobEvent(stream, jobId) as StreamFrame).receivedAt - minedAt).toBeLessThan(10_000)
+    const received = await Promise.all(streams.map((stream) => stream.waitFor(isJob(jobId))))
+    for (const [index, event] of received.entries()) {
+      expect(streams[index]?.text.match(/^retry: .*$/gm)).toEqual(['retry: 3000'])
+      // The bound lag.test keeps (the poll interval + 10 s); held in nginx's buffer, the event would not come at all
+      // until kilobytes more filled it (tried: the wait above times out).
+      const stream = streams[index] as OpenedEventStream
+      expect((stream.arrivals[stream.events.indexOf(event)] as number) - minedAt).toBeLessThan(pollIntervalMs + 10_000)
     }
-    await Promise.all(streams.map((stream) => stream.waitFor(({ comments }) => comments.includes('keep-alive'), heartbeatWaitMs)))
+    for (const stream of streams) await expect.poll(() => stream.text, { timeout: heartbeatWaitMs }).toContain('\n\n: keep-alive\n\n')
     await curl.done
     expect(curl.log()).toContain('< HTTP/2 200')
     expect(curl.output()).toMatch(new RegExp(`^retry: 3000\n\n(.*\n)*event: job\ndata: \\{"change":"created",.*"jobId":"${jobId}"`))
@@ -138,18 +137,19 @@ test('default: through nginx (HTTP/1.1 and HTTP/2) and over direct TLS, a job ev
 
 describe('the per-client cap counts the addresses nginx forwards', () => {
   test('two clients through nginx each get their own 8 streams; the 9th of each is a JSON 429 with Retry-After', async () => {
-    const held: EventStream[] = []
+    const held: OpenedEventStream[] = []
     try {
       for (const client of clientAddresses) {
         const streams = await Promise.all(Array.from({ length: 8 }, () => throughNginx('', client)))
         held.push(...streams)
         expect(streams.map(({ status }) => status)).toEqual(Array(8).fill(200))
         const refused = await throughNginx('', client)
+        await refused.ended
         expect(refused.status).toBe(429)
         expect(refused.headers['content-type']).toBe('application/json; charset=utf-8')
         expect(refused.headers['retry-after']).toBe('10')
         expect(refused.headers['access-control-allow-origin']).toBe('*')
-        expect(JSON.parse(refused.body)).toEqual({
+        expect(JSON.parse(refused.text)).toEqual({
           error: { code: 'too_many_streams', message: 'This address holds 8 streams, the most one client may open; one stream can filter for many jobs (jobs=1,2,3). Retry after 10 s.' },
         })
       }

@@ -1,172 +1,125 @@
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
 
-/** One Server-Sent Event as it came: its fields (data unparsed), and when its last byte arrived. */
-export type StreamFrame = { id: string | undefined; event: string | undefined; data: string | undefined; receivedAt: number }
+/** One Server-Sent Event as it arrived: its fields, the data parsed as JSON. */
+export type ReceivedEvent = { id: string | undefined; event: string; data: any }
 
-export type OpenEventStreamParameters = {
-  /** The whole URL, path and query included; its host is what `Host` and TLS's SNI name. */
-  url: string
-  /** Where to connect instead of the URL's host (a public name served by a local proxy). */
-  connectHost?: string
+export type OpenEventStreamOptions = {
+  headers?: Record<string, string>
   /** The client's address (a loopback alias: each is a client of its own). */
   localAddress?: string
-  headers?: Record<string, string>
+  /** Where to connect instead of the URL's host (a public name served by a local proxy); `Host` and TLS's SNI still name the URL's. */
+  connectHost?: string
   /** The CA to trust over https. */
   ca?: string
-  /** Keep each event's data (default true); a bench holding thousands of streams keeps ids and types only. */
-  keepData?: boolean
+  /**
+   * Keep the text and parse each event's data (default true); a bench holding a thousand streams
+   * keeps each event's id, type and arrival only.
+   */
+  keep?: boolean
 }
 
-export type EventStream = {
+export type OpenedEventStream = {
   status: number
   headers: IncomingHttpHeaders
-  /** A refusal's whole body (status other than 200); '' for a stream. */
-  body: string
-  /** Events received so far, in order. */
-  readonly frames: readonly StreamFrame[]
-  /** Comment lines received so far (`: keep-alive`), without the colon. */
-  readonly comments: readonly string[]
-  /** The `retry:` values received. */
-  readonly retries: readonly number[]
-  /** Whether the server ended the stream (or the connection broke). */
-  readonly ended: boolean
-  /** Resolves once `check` holds (checked at each frame, comment and end); rejects after `timeoutMs`. */
-  waitFor(check: (stream: EventStream) => boolean, timeoutMs?: number): Promise<void>
+  /** The body as it arrived, for a refusal (JSON) or to look at comments and `retry:`. */
+  readonly text: string
+  readonly events: readonly ReceivedEvent[]
+  /** When each event's last byte came (performance.now()), by its index in `events`. */
+  readonly arrivals: readonly number[]
+  /** Resolves with the first event from `from` on that passes `check`; rejects after `timeoutMs`. */
+  waitFor(check: (event: ReceivedEvent) => boolean, options?: { from?: number; timeoutMs?: number }): Promise<ReceivedEvent>
+  /** Resolves once the server ended or cut the stream (a refusal's body is whole then). */
+  readonly ended: Promise<void>
   close(): void
 }
 
 /**
- * `GET /v1/events` (or any event stream) over a real socket of its own (no agent, so no pooling),
- * parsed as an `EventSource` would, keeping every frame with its arrival time. Resolves once the
- * answer's headers came (a refusal's body read whole).
+ * A stream read the way the protocol says, with a parser of its own (not the client's, not the
+ * server's): blocks end at a blank line; `id:`, `event:`, `data:` lines; comments start with `:`.
+ * Over a socket of its own (no agent), plain or TLS; resolves once the answer's headers came.
  */
-export function openEventStream({ url, connectHost, localAddress, headers = {}, ca, keepData = true }: OpenEventStreamParameters): Promise<EventStream> {
+export function openEventStream(url: string, { headers = {}, localAddress, connectHost, ca, keep = true }: OpenEventStreamOptions = {}): Promise<OpenedEventStream> {
   const target = new URL(url)
-  const request = target.protocol === 'https:' ? httpsRequest : httpRequest
+  const tls = target.protocol === 'https:'
   return new Promise((resolve, reject) => {
-    const outgoing = request(
-      {
-        host: connectHost ?? target.hostname,
-        port: target.port,
-        path: `${target.pathname}${target.search}`,
-        headers: { host: target.host, accept: 'text/event-stream', ...headers },
-        localAddress,
-        agent: false,
-        ...(target.protocol === 'https:' ? { ca, servername: isIP(target.hostname) === 0 ? target.hostname : undefined } : {}),
-      },
-      (response) => {
-        if (response.statusCode !== 200) readRefusal(response).then(resolve, reject)
-        else resolve(followStream(response, { keepData, destroy: () => outgoing.destroy() }))
-      },
-    )
+    const options = {
+      host: connectHost ?? target.hostname,
+      port: target.port,
+      path: `${target.pathname}${target.search}`,
+      headers: { host: target.host, accept: 'text/event-stream', ...headers },
+      localAddress,
+      agent: false,
+      ...(tls ? { ca, servername: isIP(target.hostname) === 0 ? target.hostname : undefined } : {}),
+    } as const
+    const outgoing = (tls ? httpsRequest : httpRequest)(options, (response) => {
+      let text = ''
+      let pending = ''
+      const events: ReceivedEvent[] = []
+      const arrivals: number[] = []
+      const listeners = new Set<() => void>()
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => {
+        const receivedAt = performance.now()
+        if (keep) text += chunk
+        pending += chunk
+        for (let end = pending.indexOf('\n\n'); end >= 0; end = pending.indexOf('\n\n')) {
+          const event = readBlock(pending.slice(0, end), keep)
+          pending = pending.slice(end + 2)
+          if (event === undefined) continue
+          events.push(event)
+          arrivals.push(receivedAt)
+        }
+        for (const listener of listeners) listener()
+      })
+      const ended = new Promise<void>((done) => {
+        response.once('close', () => done())
+        response.once('error', () => done())
+      })
+      resolve({
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        get text() {
+          return text
+        },
+        events,
+        arrivals,
+        ended,
+        close: () => outgoing.destroy(),
+        waitFor(check, { from = 0, timeoutMs = 60_000 } = {}) {
+          return new Promise((found, fail) => {
+            const look = (): boolean => {
+              const event = events.slice(from).find(check)
+              if (event === undefined) return false
+              clearTimeout(timer)
+              listeners.delete(listen)
+              found(event)
+              return true
+            }
+            const listen = (): void => void look()
+            const timer = setTimeout(() => {
+              listeners.delete(listen)
+              fail(new Error(`no such event within ${timeoutMs} ms; got ${events.map((event) => `${event.event} ${event.id ?? ''}`).join(', ')}`))
+            }, timeoutMs)
+            if (!look()) listeners.add(listen)
+          })
+        },
+      })
+    })
     outgoing.on('error', reject)
     outgoing.end()
   })
 }
 
-function readRefusal(response: IncomingMessage): Promise<EventStream> {
-  return new Promise((resolve, reject) => {
-    let body = ''
-    response.setEncoding('utf8')
-    response.on('data', (chunk: string) => (body += chunk))
-    response.on('error', reject)
-    response.on('end', () =>
-      resolve({
-        status: response.statusCode ?? 0,
-        headers: response.headers,
-        body,
-        frames: [],
-        comments: [],
-        retries: [],
-        ended: true,
-        waitFor: async () => Promise.reject(new Error(`No stream: the answer was ${response.statusCode} ${body}`)),
-        close: () => undefined,
-      }),
-    )
-  })
-}
-
-function followStream(response: IncomingMessage, { keepData, destroy }: { keepData: boolean; destroy: () => void }): EventStream {
-  const frames: StreamFrame[] = []
-  const comments: string[] = []
-  const retries: number[] = []
-  const waiters = new Set<() => void>()
-  let ended = false
-  let pending = ''
-  const stream: EventStream = {
-    status: 200,
-    headers: response.headers,
-    body: '',
-    frames,
-    comments,
-    retries,
-    get ended() {
-      return ended
-    },
-    waitFor: (check, timeoutMs = 60_000) =>
-      new Promise((resolve, reject) => {
-        if (check(stream)) return resolve()
-        const timer = setTimeout(() => {
-          waiters.delete(look)
-          reject(new Error(`The stream did not get there within ${timeoutMs} ms (${frames.length} events, ${comments.length} comments, ended: ${ended}).`))
-        }, timeoutMs)
-        const look = (): void => {
-          if (!check(stream)) return
-          clearTimeout(timer)
-          waiters.delete(look)
-          resolve()
-        }
-        waiters.add(look)
-      }),
-    close: destroy,
-  }
-  const tell = (): void => {
-    for (const look of [...waiters]) look()
-  }
-  response.setEncoding('utf8')
-  response.on('data', (chunk: string) => {
-    const receivedAt = performance.now()
-    pending += chunk
-    let end = pending.indexOf('\n\n')
-    while (end !== -1) {
-      readBlock(pending.slice(0, end), receivedAt, { frames, comments, retries, keepData })
-      pending = pending.slice(end + 2)
-      end = pending.indexOf('\n\n')
-    }
-    tell()
-  })
-  const finish = (): void => {
-    ended = true
-    tell()
-  }
-  response.on('end', finish)
-  response.on('error', finish)
-  response.on('close', finish)
-  return stream
-}
-
-/** One block of lines up to a blank line: an event (fields), a comment, or a `retry:`. */
-function readBlock(block: string, receivedAt: number, into: { frames: StreamFrame[]; comments: string[]; retries: number[]; keepData: boolean }): void {
-  const frame: StreamFrame = { id: undefined, event: undefined, data: undefined, receivedAt }
-  let isEvent = false
+/** One block up to a blank line: an event when it has data (comments and `retry:` are not events). */
+function readBlock(block: string, keep: boolean): ReceivedEvent | undefined {
+  const fields = new Map<string, string>()
   for (const line of block.split('\n')) {
-    if (line.startsWith(':')) {
-      into.comments.push(line.slice(1).trim())
-      continue
-    }
+    if (line.startsWith(':')) continue
     const colon = line.indexOf(':')
-    const field = colon === -1 ? line : line.slice(0, colon)
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '')
-    if (field === 'retry') into.retries.push(Number(value))
-    else if (field === 'id' || field === 'event') {
-      frame[field] = value
-      isEvent = true
-    } else if (field === 'data') {
-      if (into.keepData) frame.data = frame.data === undefined ? value : `${frame.data}\n${value}`
-      isEvent = true
-    }
+    fields.set(line.slice(0, colon), line.slice(colon + 1).replace(/^ /, ''))
   }
-  if (isEvent) into.frames.push(frame)
+  if (!fields.has('data')) return undefined
+  return { id: fields.get('id'), event: fields.get('event') ?? 'message', data: keep ? JSON.parse(fields.get('data') as string) : undefined }
 }
