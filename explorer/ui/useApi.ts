@@ -44,6 +44,11 @@ export function useApi<T>(key: string, read: (headers: Record<string, string>) =
       shown = next
       setState(next)
     }
+    // What is shown is no longer the answer of the last ETag: a 304 to it must not keep the error shown.
+    const fail = (problem: ApiState<T>): void => {
+      etag = undefined
+      show(problem)
+    }
     const polls = (): boolean => pollMs !== undefined && (feed === undefined || feed.mode === 'polling')
     show({ status: 'loading' })
     const load = async (): Promise<void> => {
@@ -57,10 +62,10 @@ export function useApi<T>(key: string, read: (headers: Record<string, string>) =
           show({ status: 'ready', data: answer.body as T })
         } else if (answer.status !== 304) {
           const message = errorMessage(answer)
-          show(answer.status === 404 ? { status: 'missing', message } : { status: 'failed', message })
+          fail(answer.status === 404 ? { status: 'missing', message } : { status: 'failed', message })
         }
       } catch (error) {
-        if (!stopped) show({ status: 'failed', message: `The indexer could not be reached: ${String(error)}` })
+        if (!stopped) fail({ status: 'failed', message: `The indexer could not be reached: ${String(error)}` })
       }
       reading = false
       if (stopped) return

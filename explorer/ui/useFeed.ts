@@ -76,9 +76,11 @@ function createFeed(url: string): Feed & { start(): () => void } {
       let retryMs = firstRetryMs
       let retry: ReturnType<typeof setTimeout> | undefined
       let grace: ReturnType<typeof setTimeout> | undefined
-      const wait = (): void => {
+      // Started once while no stream is open, not again by each reconnect the browser tries.
+      const wait = (): void => void (grace ??= setTimeout(() => setMode('polling'), graceMs))
+      const stopWaiting = (): void => {
         clearTimeout(grace)
-        grace = setTimeout(() => setMode('polling'), graceMs)
+        grace = undefined
       }
       const open = (): void => {
         const stream = new EventSource(url)
@@ -88,11 +90,13 @@ function createFeed(url: string): Feed & { start(): () => void } {
         const track = (event: MessageEvent<string>): void => void (lastId = event.lastEventId)
         wait()
         stream.onopen = () => {
-          clearTimeout(grace)
+          stopWaiting()
           retryMs = firstRetryMs
+          const polled = mode === 'polling'
           setMode('live')
-          // The browser resumes with Last-Event-ID once it has one, and the stream replays what was missed.
-          if (lastId === '') emit({ type: 'resync' })
+          // The browser resumes with Last-Event-ID once it has one, and the stream replays what was
+          // missed; the last poll meanwhile may have failed and left an error shown: read again.
+          if (lastId === '' || polled) emit({ type: 'resync' })
         }
         const record = (type: FeedRecord['type']) => (event: MessageEvent<string>) => {
           track(event)
@@ -115,7 +119,7 @@ function createFeed(url: string): Feed & { start(): () => void } {
             return
           }
           stream.close()
-          clearTimeout(grace)
+          stopWaiting()
           setMode('polling')
           retry = setTimeout(open, retryMs)
           retryMs = Math.min(retryMs * 2, maxRetryMs)
@@ -125,7 +129,7 @@ function createFeed(url: string): Feed & { start(): () => void } {
         source?.close()
         source = undefined
         clearTimeout(retry)
-        clearTimeout(grace)
+        stopWaiting()
       }
       // A hidden tab gives its connection back (a browser holds six to a server over HTTP/1.1,
       // streams included) and reads nothing; shown again, it opens a stream and reads REST again.

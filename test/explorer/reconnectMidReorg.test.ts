@@ -196,7 +196,8 @@ test('default: cut off, then a reorg, the EventSource resumes with its last id: 
   await page.locator(`[data-table="jobs"] tr[data-job-id="${orphan}"]`).waitFor({ state: 'detached', timeout: within })
   await page.locator('[data-table="services"] tbody tr').nth(1).waitFor({ timeout: within })
   await page.locator('[data-feed="live"]').waitFor({ timeout: within })
-  expect(await page.locator('[data-stat="jobs"] .value').innerText()).toBe('1')
+  const { jobs } = (await (await fetch(`${own.server.baseUrl}/v1/stats`)).json()) as { jobs: { total: number } }
+  expect(await page.locator('[data-stat="jobs"] .value').innerText()).toBe(String(jobs.total))
   await saveScreenshot(page, 'reorg-market-after')
   // The job pages followed it without a reload: the job back to Pending, the other gone.
   await keptPage.locator('h1 [data-field="state"]', { hasText: 'Pending' }).waitFor({ timeout: within })
@@ -206,4 +207,29 @@ test('default: cut off, then a reorg, the EventSource resumes with its last id: 
   await saveScreenshot(keptPage, 'reorg-job-back-to-pending')
   await saveScreenshot(orphanPage, 'reorg-job-removed')
   for (const opened of [page, keptPage, orphanPage]) await opened.close()
+})
+
+test('cut off with nothing changed, the page polls (and fails) meanwhile; its stream back, it reads again and shows the market', async () => {
+  const page = await own.browser.context.newPage()
+  await page.goto(`${proxy.url}/`)
+  await page.locator('[data-feed="live"]').waitFor({ timeout: within })
+  await page.locator('[data-stat="jobs"] .value').waitFor({ timeout: within })
+  const streamsBefore = proxy.requests.filter(({ path }) => path === '/v1/events').length
+
+  proxy.cut()
+  // After the stream's grace the page polls, through a proxy that drops every connection.
+  await page.locator('[data-feed="polling"]').waitFor({ timeout: within })
+  await page.locator('.problem', { hasText: 'The indexer could not be reached' }).first().waitFor({ timeout: within })
+  await saveScreenshot(page, 'cut-market-polling-failed')
+  proxy.accept()
+
+  // The stream comes back, and what failed is read again: the indexer's answers have not changed
+  // since the page's last ETags, yet a 304 to them must not keep the errors shown.
+  await page.locator('[data-feed="live"]').waitFor({ timeout: within })
+  await page.locator('.problem').first().waitFor({ state: 'detached', timeout: within })
+  expect(proxy.requests.filter(({ path }) => path === '/v1/events').length).toBeGreaterThan(streamsBefore)
+  const { jobs } = (await (await fetch(`${own.server.baseUrl}/v1/stats`)).json()) as { jobs: { total: number } }
+  expect(await page.locator('[data-stat="jobs"] .value').innerText()).toBe(String(jobs.total))
+  await saveScreenshot(page, 'cut-market-resumed')
+  await page.close()
 })
