@@ -1,6 +1,7 @@
 import { getAddress, isAddress, type Hex } from 'viem'
 import { z } from 'zod'
 import { UintStringSchema } from '../contract/primitives.ts'
+import { type AcceptableTcbStatus, acceptableTcbStatuses } from '../tee/defaultTcbPolicy.ts'
 import { networkNames } from './networks.ts'
 
 /**
@@ -44,10 +45,10 @@ const nonEmpty = <T>(parse: (text: string) => T[] | undefined) => (text: string)
 }
 
 /** Comma-separated items, each checked by `item`; empty for none. */
-const list = (item: (text: string) => string | undefined) => (text: string): string[] | undefined => {
+const list = <T extends string>(item: (text: string) => T | undefined) => (text: string): T[] | undefined => {
   const items = text.split(',').map((part) => part.trim()).filter((part) => part !== '')
   const parsed = items.map(item)
-  return parsed.every((value) => value !== undefined) ? (parsed as string[]) : undefined
+  return parsed.every((value) => value !== undefined) ? (parsed as T[]) : undefined
 }
 
 const hostName = (text: string): string | undefined =>
@@ -104,6 +105,14 @@ const mcpSource = (text: string): McpSource | undefined => (text === 'index' || 
 
 const postgresUrl = (text: string): string | undefined =>
   URL.canParse(text) && ['postgres:', 'postgresql:'].includes(new URL(text).protocol) ? text : undefined
+
+const tcbStatus = (text: string): AcceptableTcbStatus | undefined => acceptableTcbStatuses.find((status) => status.toLowerCase() === text.toLowerCase())
+
+const advisoryId = (text: string): string | undefined => (/^INTEL-SA-\d{5}$/i.test(text) ? text.toUpperCase() : undefined)
+
+/** 0x and `bytes` bytes of hex, lowercased as measurements are read from a quote. */
+const hexOfBytes = (bytes: number) => (text: string): Hex | undefined =>
+  new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`).test(text) ? (text.toLowerCase() as Hex) : undefined
 
 const addressField = textField('a 0x-prefixed 20-byte hex address', address)
 const portField = textField('a TCP port number from 0 to 65535', safeInteger(0, 65_535))
@@ -208,6 +217,14 @@ export const ConfigSchema = z.object({
   inferenceServing: addressField.nullable(),
   /** Where TDX quotes' collateral comes from: Intel's PCS, or an operator's PCCS (the same v4 API). */
   pccsUrl: urlField,
+  /** The TCB statuses a quote's platform may have (tee/defaultTcbPolicy.ts says why the default two). */
+  teeTcbStatuses: textField(`a comma-separated list of ${acceptableTcbStatuses.join(', ')}`, nonEmpty(list(tcbStatus))),
+  /** Advisories judged harmless here: a status outside teeTcbStatuses passes when each advisory it carries is listed. */
+  teeAllowedAdvisories: textField('a comma-separated list of Intel advisory ids, e.g. INTEL-SA-00615 (empty for none)', list(advisoryId)),
+  /** Compose hashes a verified TD may run; empty: measured, not appraised. */
+  teeComposeHashes: textField('a comma-separated list of 0x-prefixed 32-byte hex compose hashes (empty for any)', list(hexOfBytes(32))),
+  /** MRTDs (the TD's firmware image) a verified TD may have; empty: measured, not appraised. */
+  teeMrtds: textField('a comma-separated list of 0x-prefixed 48-byte hex MRTDs (empty for any)', list(hexOfBytes(48))),
 })
 
 /** The settings as loadConfig reads them, one per flag. */

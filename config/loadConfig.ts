@@ -8,6 +8,7 @@ import { canQuoteSetting, quoteSetting } from '../errors/quoteSetting.ts'
 import { ConfigSchema, type Config, type ConfigKey, type ConfigSettings } from './ConfigSchema.ts'
 import { networkNames, networks, type NetworkName } from './networks.ts'
 import { readDeploymentRecord } from './readDeploymentRecord.ts'
+import { defaultTcbPolicy } from '../tee/defaultTcbPolicy.ts'
 
 export type ConfigSource = {
   flag: string
@@ -59,9 +60,14 @@ export const configSources = {
   readOnly: { flag: 'read-only', env: 'READ_ONLY', switch: true },
   inferenceServing: { flag: 'inference-serving', env: 'INFERENCE_SERVING_ADDRESS' },
   pccsUrl: { flag: 'pccs-url', env: 'PCCS_URL' },
+  teeTcbStatuses: { flag: 'tee-tcb-statuses', env: 'TEE_TCB_STATUSES', repeatable: true },
+  teeAllowedAdvisories: { flag: 'tee-allowed-advisories', env: 'TEE_ALLOWED_ADVISORIES', repeatable: true },
+  teeComposeHashes: { flag: 'tee-compose-hashes', env: 'TEE_COMPOSE_HASHES', repeatable: true },
+  teeMrtds: { flag: 'tee-mrtds', env: 'TEE_MRTDS', repeatable: true },
 } as const satisfies Record<ConfigKey, ConfigSource>
 
-const defaults = {
+/** Each setting's value when neither a flag, a variable, the network preset nor the deployment record gives one. */
+export const configDefaults = {
   pollIntervalMs: '3000',
   deploymentPath: 'devnet/deployment.json',
   port: '8080',
@@ -95,6 +101,10 @@ const defaults = {
   // Intel's own service: an operator with a PCCS of their own (a cache in their network) names it.
   pccsUrl: 'https://api.trustedservices.intel.com',
   inferenceServing: null,
+  teeTcbStatuses: defaultTcbPolicy.acceptedStatuses.join(','),
+  teeAllowedAdvisories: '',
+  teeComposeHashes: '',
+  teeMrtds: '',
 } satisfies Partial<Record<ConfigKey, string | null>>
 
 /** Written as a flag or variable value, these switch an optional URL off. */
@@ -145,7 +155,7 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
   let teeRootCa: Hex | null = null
   if (preset.contracts === undefined) {
     const addressKeys = ['registry', 'escrow', 'arbiter', 'attestationVerifier'] as const
-    const path = resolve(settings.get('deploymentPath')?.value ?? defaults.deploymentPath)
+    const path = resolve(settings.get('deploymentPath')?.value ?? configDefaults.deploymentPath)
     const from = deployment === undefined ? `the deployment record "${path}"` : 'the started devnet'
     if (addressKeys.some((key) => !settings.has(key))) {
       const record = deployment ?? readDeploymentRecord(path)
@@ -179,7 +189,7 @@ export function loadConfig({ argv, env, defaultNetwork = 'devnet', deployment }:
   // A shared database replaces the data dir a network keeps by default.
   fallback('dataDir', settings.get('databaseUrl')?.value == null ? preset.dataDir : null, presetFrom)
   fallback('deployTimestamp', preset.deployTimestamp === null ? null : String(preset.deployTimestamp), presetFrom)
-  for (const [key, value] of Object.entries(defaults) as [ConfigKey, string | null][]) {
+  for (const [key, value] of Object.entries(configDefaults) as [ConfigKey, string | null][]) {
     fallback(key, value, 'the default')
   }
   settings.set('network', network)

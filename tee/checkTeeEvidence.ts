@@ -42,13 +42,21 @@ export type CheckTeeEvidenceReturnType = {
 
 const reasonOf = (error: unknown) => (error instanceof BaseError ? error.message : `Unexpected error: ${(error as Error).message}`)
 
-function quoteChecks(parameters: CheckTeeEvidenceParameters): { checks: TeeCheck[]; verified: VerifyTdxQuoteReturnType | undefined } {
+type QuoteChecks = {
+  checks: TeeCheck[]
+  verified: VerifyTdxQuoteReturnType | undefined
+  /** The platform's rating, also when the policy refused it: a buyer should see what was refused. */
+  tcb: { status: string; advisoryIds: string[] } | undefined
+}
+
+function quoteChecks(parameters: CheckTeeEvidenceParameters): QuoteChecks {
   const { report, collateral, now, policy, rootCa } = parameters
   try {
     const verified = verifyTdxQuote({ quote: report.quote, collateral, now, policy, rootCa })
     const how = verified.tcbAcceptedBy === 'status' ? 'an accepted status' : `accepted for its allowed advisories (${verified.advisoryIds.join(', ')})`
     return {
       verified,
+      tcb: { status: verified.tcbStatus, advisoryIds: verified.advisoryIds },
       checks: [
         { name: 'quote', status: 'pass', reason: `A TDX quote (version ${verified.version}, not a debug TD) signed through Intel's PCK chain to the trusted root, with fresh collateral.` },
         { name: 'tcb', status: 'pass', reason: `TCB status ${verified.tcbStatus}: ${how}.` },
@@ -58,6 +66,7 @@ function quoteChecks(parameters: CheckTeeEvidenceParameters): { checks: TeeCheck
     const tcb = error instanceof TeeTcbNotAcceptedError || error instanceof TeeTcbUnlistedError
     return {
       verified: undefined,
+      tcb: error instanceof TeeTcbNotAcceptedError ? { status: error.status, advisoryIds: [...error.advisoryIds] } : undefined,
       checks: tcb
         ? [
             { name: 'quote', status: 'pass', reason: "The quote is signed through Intel's PCK chain to the trusted root." },
@@ -102,7 +111,7 @@ function appraisalCheck(measurements: TdxMeasurements, composeHash: Hex | undefi
  */
 export function checkTeeEvidence(parameters: CheckTeeEvidenceParameters): CheckTeeEvidenceReturnType {
   const { report, allowList, gpu, targetSeparated } = parameters
-  const { checks, verified } = quoteChecks(parameters)
+  const { checks, verified, tcb } = quoteChecks(parameters)
   let composeHash: Hex | undefined
   if (verified === undefined) {
     const reason = 'The quote did not verify: its report_data and measurements are not evidence.'
@@ -130,8 +139,8 @@ export function checkTeeEvidence(parameters: CheckTeeEvidenceParameters): CheckT
   return {
     checks,
     measurements: verified === undefined ? undefined : { ...verified.measurements, composeHash },
-    tcbStatus: verified?.tcbStatus,
-    advisoryIds: verified?.advisoryIds ?? [],
+    tcbStatus: tcb?.status,
+    advisoryIds: tcb?.advisoryIds ?? [],
     collateralExpiresAt: verified?.collateralExpiresAt,
   }
 }

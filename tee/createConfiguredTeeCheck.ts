@@ -6,6 +6,7 @@ import { userFolder } from '../config/userFolder.ts'
 import type { CollateralStore } from './CollateralStore.ts'
 import { createFileCollateralStore } from './createFileCollateralStore.ts'
 import { createTeeCheck, type TeeCheck } from './createTeeCheck.ts'
+import { toTeePolicy } from './toTeePolicy.ts'
 
 export type CreateConfiguredTeeCheckParameters = {
   client: PublicClient
@@ -17,9 +18,9 @@ export type CreateConfiguredTeeCheckParameters = {
 export const defaultCollateralPath = join(userFolder, 'tee-collateral.json')
 
 /**
- * The TEE check as the configuration sets it up: its 0G contract, its PCCS, the devnet's root on
- * the devnet only (config's `teeRootCa`), and private provider addresses reachable on the devnet
- * only, whose sellers listen on loopback.
+ * The TEE check as the configuration sets it up: its 0G contract, its PCCS, its TCB policy and
+ * allow-lists, the devnet's root on the devnet only (config's `teeRootCa`), and private provider
+ * addresses reachable on the devnet only, whose sellers listen on loopback.
  */
 export function createConfiguredTeeCheck(config: Config, { client, collateralStore }: CreateConfiguredTeeCheckParameters): TeeCheck {
   return createTeeCheck({
@@ -29,5 +30,6 @@ export function createConfiguredTeeCheck(config: Config, { client, collateralSto
     rootCa: config.teeRootCa,
     collateralStore: collateralStore ?? createFileCollateralStore({ path: defaultCollateralPath }),
     allowPrivate: config.chainId === networks.devnet.chainId,
+    ...toTeePolicy(config),
   })
 }

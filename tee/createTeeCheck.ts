@@ -1,8 +1,10 @@
 import { type Address, type Hex, hexToBytes, type PublicClient } from 'viem'
 import type { Service } from '../contract/service.ts'
 import { checkServiceTee, type CheckServiceTeeReturnType } from './checkServiceTee.ts'
+import type { TeeAllowList } from './checkTeeEvidence.ts'
 import type { CollateralStore } from './CollateralStore.ts'
 import { createCollateralCache } from './createCollateralCache.ts'
+import type { TcbPolicy } from './defaultTcbPolicy.ts'
 import { readProviderRecord } from './readProviderRecord.ts'
 
 export type CreateTeeCheckParameters = {
@@ -16,6 +18,10 @@ export type CreateTeeCheckParameters = {
   collateralStore: CollateralStore
   /** Lets a provider's URL name a private address: the devnet's loopback sellers, never elsewhere. */
   allowPrivate: boolean
+  /** The TCB statuses and advisories accepted; default `defaultTcbPolicy`. */
+  policy?: TcbPolicy | undefined
+  /** Known-good compose hashes and MRTDs; without one, measured, not appraised. */
+  allowList?: TeeAllowList | undefined
   /** The longest a verdict stands before it is checked again (default 1 hour). */
   maxAgeMs?: number | undefined
 }
@@ -25,7 +31,7 @@ export type TeeCheck = (service: Service) => Promise<CheckServiceTeeReturnType>
 const hour = 3_600_000
 
 /** One service's TEE check, bound to a chain, a 0G contract, a collateral source and a trust root. */
-export function createTeeCheck({ client, inferenceServing, pccsUrl, rootCa, collateralStore, allowPrivate, maxAgeMs = hour }: CreateTeeCheckParameters): TeeCheck {
+export function createTeeCheck({ client, inferenceServing, pccsUrl, rootCa, collateralStore, allowPrivate, policy, allowList, maxAgeMs = hour }: CreateTeeCheckParameters): TeeCheck {
   const cache = createCollateralCache({ store: collateralStore })
   const root = rootCa === null ? undefined : hexToBytes(rootCa)
   const readRecord =
@@ -36,6 +42,8 @@ export function createTeeCheck({ client, inferenceServing, pccsUrl, rootCa, coll
       readRecord,
       collateral: (key) => cache.get({ ...key, pcsUrl: pccsUrl }),
       rootCa: root,
+      policy,
+      allowList,
       maxAgeMs,
       allowPrivate,
     })

@@ -1,5 +1,19 @@
 import type { TcbStatus } from '@phala/dcap-qvl'
 
+/**
+ * The statuses an operator may accept. `Revoked` never passes, and `Unknown` is no rating at all:
+ * neither can be named.
+ */
+export const acceptableTcbStatuses = [
+  'UpToDate',
+  'SWHardeningNeeded',
+  'ConfigurationNeeded',
+  'ConfigurationAndSWHardeningNeeded',
+  'OutOfDate',
+  'OutOfDateConfigurationNeeded',
+] as const satisfies readonly TcbStatus[]
+export type AcceptableTcbStatus = (typeof acceptableTcbStatuses)[number]
+
 /** What the operator accepts of a platform's TCB, as Intel's collateral rates it. */
 export type TcbPolicy = {
   acceptedStatuses: readonly TcbStatus[]

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { TeeEvidenceSchema, type TeeVerdict } from '../contract/tee.ts'
+import { ConfigSchema } from '../config/ConfigSchema.ts'
+import { configDefaults, configSources } from '../config/loadConfig.ts'
 import { TeeEvidenceFileError } from '../errors/tee.ts'
+import { type TeePolicySettings, type ToTeePolicyReturnType, teePolicyKeys, toTeePolicy } from './toTeePolicy.ts'
 import { verifyTeeEvidence } from './verifyTeeEvidence.ts'
 
 export type RunVerifyTeeParameters = {
@@ -10,14 +13,21 @@ export type RunVerifyTeeParameters = {
   stderr: (text: string) => void
 }
 
-export const verifyTeeUsage = `Usage: npm run tee:verify -- <evidence.json> [--at <ISO time>] [--root-ca <file>]
-       tee-market-mcp verify-tee <evidence.json> [--at <ISO time>] [--root-ca <file>]
+export const verifyTeeUsage = `Usage: npm run tee:verify -- <evidence.json> [--at <ISO time>] [--root-ca <file>] [policy]
+       tee-market-mcp verify-tee <evidence.json> [--at <ISO time>] [--root-ca <file>] [policy]
 
 Verifies one TEE evidence file (GET /v1/services/:id/tee/evidence) offline: the TDX quote, its
-TCB, the key binding (with the nonce sent), the compose hash. Prints each check and the verdict.
+TCB, the key binding (with the nonce sent), the compose hash, the allow-lists. Prints each check
+and the verdict.
 
   --at <ISO time>    the time to verify at (default: the evidence's fetchedAt)
   --root-ca <file>   the root certificate to trust instead of Intel's, as DER hex (a devnet's)
+
+The policy, as the indexer's settings of the same names (comma-separated, or repeated):
+  --tee-tcb-statuses <list>        TCB statuses accepted (default ${configDefaults.teeTcbStatuses})
+  --tee-allowed-advisories <list>  Intel advisory ids allowed beyond them (default none)
+  --tee-compose-hashes <list>      compose hashes allowed (default any: measured, not appraised)
+  --tee-mrtds <list>               MRTDs allowed (default any)
 
 Exit status: 0 verified, 1 not verified, 2 bad usage or an unreadable file.`
 
@@ -37,7 +47,7 @@ export async function runVerifyTee({ argv, stdout, stderr }: RunVerifyTeeParamet
   try {
     const evidence = await readEvidence(parsed.file)
     const rootCa = parsed.rootCa === undefined ? undefined : await readRootCa(parsed.rootCa)
-    const verdict = verifyTeeEvidence({ evidence, at: parsed.at, rootCa })
+    const verdict = verifyTeeEvidence({ evidence, at: parsed.at, rootCa, ...parsed.policy })
     stdout(formatVerdict(verdict))
     if (evidence.rootCa !== null && rootCa === undefined) stdout("note: the evidence names a root of its own (not Intel's); it is trusted only when given with --root-ca.\n")
     return verdict.verdict === 'verified' ? 0 : 1
@@ -47,13 +57,32 @@ export async function runVerifyTee({ argv, stdout, stderr }: RunVerifyTeeParamet
   }
 }
 
-function parseVerifyTeeArgs(argv: readonly string[]): 'help' | { file: string; at: Date | undefined; rootCa: string | undefined } {
-  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: { at: { type: 'string' }, 'root-ca': { type: 'string' }, help: { type: 'boolean', short: 'h' } } })
+type VerifyTeeArgs = { file: string; at: Date | undefined; rootCa: string | undefined; policy: ToTeePolicyReturnType }
+
+const policyOptions = Object.fromEntries(teePolicyKeys.map((key) => [configSources[key].flag, { type: 'string', multiple: true } as const]))
+
+function parseVerifyTeeArgs(argv: readonly string[]): 'help' | VerifyTeeArgs {
+  const options = { at: { type: 'string' }, 'root-ca': { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...policyOptions } as const
+  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options })
   if (values.help === true) return 'help'
   if (positionals.length !== 1) throw new Error(`One evidence file is expected; ${positionals.length} were given.`)
   const at = values.at === undefined ? undefined : new Date(values.at)
   if (at !== undefined && Number.isNaN(at.getTime())) throw new Error(`--at ${JSON.stringify(values.at)} is not an ISO 8601 time, e.g. 2025-07-01T00:00:00Z.`)
-  return { file: positionals[0]!, at, rootCa: values['root-ca'] }
+  return { file: positionals[0]!, at, rootCa: values['root-ca'], policy: readPolicyFlags(values as Record<string, string[] | undefined>) }
+}
+
+/** The policy flags, read by the configuration's own fields, each defaulting as the indexer's does. */
+function readPolicyFlags(values: Record<string, string[] | undefined>): ToTeePolicyReturnType {
+  const settings = Object.fromEntries(
+    teePolicyKeys.map((key) => {
+      const { flag } = configSources[key]
+      const text = values[flag]?.join(',') ?? configDefaults[key]
+      const parsed = ConfigSchema.shape[key].safeParse(text)
+      if (!parsed.success) throw new Error(`--${flag} must be ${parsed.error.issues[0]?.message}, got ${JSON.stringify(text)}.`)
+      return [key, parsed.data]
+    }),
+  ) as TeePolicySettings
+  return toTeePolicy(settings)
 }
 
 async function readEvidence(path: string) {

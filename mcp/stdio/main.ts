@@ -25,11 +25,11 @@ const usage = `Usage: tee-market-mcp [options]
 The local MCP server over stdio: list_services, get_service, get_job, verify_attestation and run
 (which pays a service from MARKET_PRIVATE_KEY). Network 0g-mainnet unless --network says otherwise.
 
-  verify-tee <evidence.json> [--at <ISO time>] [--root-ca <file>]
+  verify-tee <evidence.json> [--at <ISO time>] [--root-ca <file>] [--tee-… policy flags]
                  verify one TEE evidence file offline and exit (0 verified, 1 not, 2 bad usage)
   -h, --help     print this and exit
   -V, --version  print the version and exit
-${describeConfigFlags({ only: ['network', 'rpcUrls', 'chainId', 'registry', 'escrow', 'deploymentPath', 'explorerUrl', 'indexerUrl', 'logLevel'] })}
+${describeConfigFlags({ only: ['network', 'rpcUrls', 'chainId', 'registry', 'escrow', 'deploymentPath', 'explorerUrl', 'indexerUrl', 'logLevel', 'inferenceServing', 'pccsUrl', 'teeTcbStatuses', 'teeAllowedAdvisories', 'teeComposeHashes', 'teeMrtds'] })}
 
 What run may spend (environment only, so that the agent cannot change it; see docs/mcp.md).
 With none of them set, run still keeps the ledger, a 24-hour limit of ${formatEther(defaultSpendLimits.spendLimitWei)} native token and a

@@ -76,7 +76,34 @@ test('default', () => {
     readOnly: false,
     inferenceServing: null,
     pccsUrl: 'https://api.trustedservices.intel.com',
+    teeTcbStatuses: ['UpToDate', 'SWHardeningNeeded'],
+    teeAllowedAdvisories: [],
+    teeComposeHashes: [],
+    teeMrtds: [],
     teeRootCa: null,
+  })
+})
+
+describe('the TEE policy', () => {
+  const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+  const hash = `0x${'Ab'.repeat(32)}`
+  const mrTd = `0x${'Cd'.repeat(48)}`
+
+  test('by flag (repeated or comma-separated) and by variable; statuses in any case, ids upper-cased, hex lower-cased', () => {
+    expect(load(['--tee-tcb-statuses', 'uptodate', '--tee-tcb-statuses', 'OutOfDate'])).toMatchObject({ teeTcbStatuses: ['UpToDate', 'OutOfDate'] })
+    expect(load([], { TEE_ALLOWED_ADVISORIES: 'intel-sa-00615, INTEL-SA-00828' })).toMatchObject({ teeAllowedAdvisories: ['INTEL-SA-00615', 'INTEL-SA-00828'] })
+    expect(load(['--tee-compose-hashes', hash, '--tee-mrtds', mrTd])).toMatchObject({ teeComposeHashes: [hash.toLowerCase()], teeMrtds: [mrTd.toLowerCase()] })
+    expect(load(['--tee-mrtds', mrTd], { TEE_MRTDS: `0x${'00'.repeat(48)}` }).teeMrtds).toEqual([mrTd.toLowerCase()])
+  })
+
+  test('what each refuses, saying what it takes', () => {
+    expect(errorOf(() => load(['--tee-tcb-statuses', 'UpToDate,Revoked'])).message).toBe(
+      '--tee-tcb-statuses must be a comma-separated list of UpToDate, SWHardeningNeeded, ConfigurationNeeded, ConfigurationAndSWHardeningNeeded, OutOfDate, OutOfDateConfigurationNeeded, got "UpToDate,Revoked".',
+    )
+    expect(errorOf(() => load([], { TEE_TCB_STATUSES: ',' })).message).toContain('TEE_TCB_STATUSES must be a comma-separated list of UpToDate')
+    expect(errorOf(() => load(['--tee-allowed-advisories', 'INTEL-SA-615'])).message).toContain('--tee-allowed-advisories must be a comma-separated list of Intel advisory ids')
+    expect(errorOf(() => load(['--tee-compose-hashes', mrTd])).message).toContain('--tee-compose-hashes must be a comma-separated list of 0x-prefixed 32-byte hex compose hashes')
+    expect(errorOf(() => load(['--tee-mrtds', hash])).message).toContain('--tee-mrtds must be a comma-separated list of 0x-prefixed 48-byte hex MRTDs')
   })
 })
 
@@ -378,7 +405,7 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --rate-limit, --max-client-connections, --max-streams, --max-client-streams, --stream-lifetime, --data-dir, --database-url, --read-only, --inference-serving, --pccs-url."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --rate-limit, --max-client-connections, --max-streams, --max-client-streams, --stream-lifetime, --data-dir, --database-url, --read-only, --inference-serving, --pccs-url, --tee-tcb-statuses, --tee-allowed-advisories, --tee-compose-hashes, --tee-mrtds."`)
   })
 
   test('--mcp-source and MCP_SOURCE: index or chain, unset by default; --mcp-port counts as given only when given', () => {

@@ -336,6 +336,14 @@ describe('refusals before paying: a clear error and nothing spent', () => {
     expect(await refused(unchecked, { serviceId: failedId, prompt: 'hi' })).toBe('MARKET_REQUIRE_TEE "sometimes" must be verified, acknowledged or off. Nothing was spent.')
   })
 
+  test('a verified service outside the allow-list this server is given (TEE_MRTDS): refused before signing, naming the appraisal', async () => {
+    const unlisted = `0x${'ab'.repeat(48)}`
+    const appraising = await startServer({ MARKET_PRIVATE_KEY: fundedKey, TEE_MRTDS: unlisted })
+    expect(await refused(appraising, { serviceId: servedServiceId, prompt: 'hi' })).toMatch(
+      new RegExp(`^Service "${servedServiceId}" has TEE verdict "failed", below what run accepts: .*appraisal \\(fail\\): MRTD 0x[0-9a-f]{96} is not on the allow-list\\. .*Nothing was spent\\.$`),
+    )
+  })
+
   test('an unknown service', async () => {
     expect(await refused(funded, { serviceId: '999', prompt: 'hi' })).toBe('Service "999" could not be found.')
   })

@@ -248,5 +248,23 @@ describe('offline re-verification of the evidence kept', () => {
     const missing = await run(join(folder, 'none.json'))
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('could not be read')
+
+    // The policy flags. The oracles read the evidence, not the verifier: MRTD at bytes 184–232 of
+    // a TDX quote (header 48, then TEE_TCB_SVN 16, MRSEAM 48, MRSIGNERSEAM 48, three 8-byte fields).
+    const mrTd = `0x${evidence.quote.slice(2 + 184 * 2, 2 + 232 * 2)}`
+    const composeHash = `0x${createHash('sha256').update(evidence.appCompose!).digest('hex')}`
+    const appraised = await run(file, '--root-ca', rootFile, '--tee-mrtds', mrTd.toUpperCase().replace('0X', '0x'), '--tee-compose-hashes', composeHash)
+    expect(appraised.code).toBe(0)
+    expect(appraised.stdout).toMatch(/^pass\s+appraisal\s+compose hash and MRTD on the allow-list\./m)
+    const otherMrTd = await run(file, '--root-ca', rootFile, '--tee-mrtds', `0x${'ab'.repeat(48)}`, '--tee-mrtds', `0x${'cd'.repeat(48)}`)
+    expect(otherMrTd.code).toBe(1)
+    expect(otherMrTd.stdout).toContain(`fail  appraisal`)
+    expect(otherMrTd.stdout).toContain(`MRTD ${mrTd} is not on the allow-list.`)
+    const strict = await run(file, '--root-ca', rootFile, '--tee-tcb-statuses', 'SWHardeningNeeded')
+    expect(strict.code).toBe(1)
+    expect(strict.stdout).toMatch(/^fail\s+tcb\s+.*UpToDate/m)
+    const revoked = await run(file, '--tee-tcb-statuses', 'UpToDate,Revoked')
+    expect(revoked.code).toBe(2)
+    expect(revoked.stderr).toContain('--tee-tcb-statuses must be a comma-separated list of UpToDate, SWHardeningNeeded, ConfigurationNeeded, ConfigurationAndSWHardeningNeeded, OutOfDate, OutOfDateConfigurationNeeded, got "UpToDate,Revoked".')
   })
 })
