@@ -11,6 +11,8 @@ export type RequestTeeEndpointParameters = {
   allowPrivate: boolean
   /** Statuses returned to the caller rather than refused (the report's 404 that falls back to /v1/quote). */
   passStatuses?: readonly number[] | undefined
+  /** JSON to POST (the GPU evidence sent to NRAS); a GET without it. */
+  body?: string | undefined
 }
 
 export type RequestTeeEndpointReturnType =
@@ -23,17 +25,19 @@ const maxQuoted = 200
 const quote = (text: string) => quoteUntrustedText(text.length > maxQuoted ? `${text.slice(0, maxQuoted)}…` : text)
 
 /**
- * One GET of TEE evidence from a peer that may be hostile: no redirect followed, at most
- * `maxBytes`, one deadline for the whole exchange, non-public addresses refused unless allowed.
+ * One GET of TEE evidence (or a POST of `body`, as JSON) from a peer that may be hostile: no
+ * redirect followed, at most `maxBytes`, one deadline for the whole exchange, non-public addresses
+ * refused unless allowed.
  * Each failure is a `TeeFetchError` saying what was wrong and what is allowed, the cause kept.
  */
-export async function requestTeeEndpoint({ what, url, maxBytes, timeoutMs, allowPrivate, passStatuses = [] }: RequestTeeEndpointParameters): Promise<RequestTeeEndpointReturnType> {
+export async function requestTeeEndpoint({ what, url, maxBytes, timeoutMs, allowPrivate, passStatuses = [], body }: RequestTeeEndpointParameters): Promise<RequestTeeEndpointReturnType> {
   const fail = (reason: string, allowed: string, cause?: unknown) => new TeeFetchError({ what, url, reason, allowed, cause })
   const protocol = URL.canParse(url) ? new URL(url).protocol : undefined
   if (protocol !== 'http:' && protocol !== 'https:') throw fail('it is not an http:// or https:// URL', 'Only http and https endpoints are fetched.')
   let answer: Awaited<ReturnType<typeof requestUntrusted>>
   try {
-    answer = await requestUntrusted({ url, headers: { accept: 'application/json' }, maxBytes, timeoutMs, addresses: allowPrivate ? { allow: 'any' } : publicOnly })
+    const headers: Record<string, string> = body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' }
+    answer = await requestUntrusted({ url, headers, body, maxBytes, timeoutMs, addresses: allowPrivate ? { allow: 'any' } : publicOnly })
   } catch (error) {
     if (error instanceof TeeAddressRefusedError) throw fail(`it was not contacted: ${error.message}`, 'Only public addresses are fetched unless the operator allows private ones.', error)
     const timedOut = error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')

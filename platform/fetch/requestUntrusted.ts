@@ -22,6 +22,8 @@ export type RequestUntrustedParameters = {
   /** For the whole exchange, body included: a peer that answers a byte a second must not hold the caller. */
   timeoutMs: number
   addresses: AddressPolicy
+  /** Sent as a POST when given (a verifier's API takes the evidence so); a GET otherwise. */
+  body?: string | undefined
 }
 
 export type RequestUntrustedReturnType =
@@ -33,22 +35,22 @@ export type RequestUntrustedReturnType =
   | { status: number; body: 'too large'; headers: IncomingMessage['headers'] }
 
 /**
- * One GET to an endpoint someone else controls. Redirects are answers, never followed: the
+ * One GET (or, with a `body`, one POST) to an endpoint someone else controls. Redirects are answers, never followed: the
  * request goes to the URL given only. Host names connect through a checked lookup. Throws when
  * nothing usable arrives before the deadline (an `AbortError`/`TimeoutError`), the address is
  * refused (the policy's own error), or the connection fails.
  */
-export async function requestUntrusted({ url, headers, maxBytes, timeoutMs, addresses }: RequestUntrustedParameters): Promise<RequestUntrustedReturnType> {
+export async function requestUntrusted({ url, headers, maxBytes, timeoutMs, addresses, body: sent }: RequestUntrustedParameters): Promise<RequestUntrustedReturnType> {
   const target = new URL(url)
   if (addresses.allow === 'public') refuseLiteral(target.hostname, addresses.refuse)
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest
   const lookup = addresses.allow === 'any' ? undefined : createCheckedLookup(addresses.refuse)
-  const request = send(target, { method: 'GET', headers, agent: false, ...(lookup === undefined ? {} : { lookup }), signal: AbortSignal.timeout(timeoutMs) })
+  const request = send(target, { method: sent === undefined ? 'GET' : 'POST', headers, agent: false, ...(lookup === undefined ? {} : { lookup }), signal: AbortSignal.timeout(timeoutMs) })
   // Errors after the answer started (the deadline during the body) surface through the body's stream.
   const failed = new Promise<never>((_, reject) => request.on('error', reject))
   failed.catch(() => {})
   try {
-    request.end()
+    request.end(sent)
     const response = await Promise.race([new Promise<IncomingMessage>((resolve) => request.once('response', resolve)), failed])
     const status = response.statusCode ?? 0
     if (status < 200 || status > 299) return { status, body: null, location: response.headers.location, headers: response.headers }
