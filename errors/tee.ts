@@ -165,8 +165,38 @@ export class TeeAddressRefusedError extends BaseError {
   }
 }
 
+/** A report's GPU evidence (`nvidia_payload`) is not NVIDIA's remote-attestation payload. */
+export class TeeGpuEvidenceMalformedError extends BaseError {
+  override name = 'TeeGpuEvidenceMalformedError'
+  constructor({ reason, cause }: { reason: string; cause?: unknown }) {
+    super(
+      `The GPU evidence (nvidia_payload) is unusable: ${reason}. NVIDIA's remote-attestation payload is expected: {"nonce": 64 hex, "evidence_list": [{"certificate", "evidence"}], "arch"}.`,
+      { code: 'tee_gpu_evidence_malformed', cause },
+    )
+  }
+}
+
+/** A token NRAS answered does not verify: its algorithm, its key, its signature or its validity time. */
+export class TeeGpuTokenInvalidError extends BaseError {
+  override name = 'TeeGpuTokenInvalidError'
+  constructor({ token, reason, cause }: { token: string; reason: string; cause?: unknown }) {
+    super(`The ${token} token from NRAS does not verify: ${reason}. An unexpired ES384 JWT signed by a key of the verifier's key set is required.`, {
+      code: 'tee_gpu_token_invalid',
+      cause,
+    })
+  }
+}
+
+/** NRAS's signed answer refuses the GPU evidence: a false result, a failed GPU, or a nonce that is not the one expected. */
+export class TeeGpuNotAttestedError extends BaseError {
+  override name = 'TeeGpuNotAttestedError'
+  constructor({ reason, cause }: { reason: string; cause?: unknown }) {
+    super(`The GPU evidence is not attested: ${reason}.`, { code: 'tee_gpu_not_attested', cause })
+  }
+}
+
 /** What could not be fetched, for the messages below. */
-export type TeeFetchWhat = 'attestation report' | 'PCK CRL' | 'TCB info' | 'QE identity' | 'root CA CRL'
+export type TeeFetchWhat = 'attestation report' | 'PCK CRL' | 'TCB info' | 'QE identity' | 'root CA CRL' | 'NRAS attestation' | 'NRAS key set'
 
 /**
  * A report or a piece of collateral could not be had: no answer in time, a redirect, too many
