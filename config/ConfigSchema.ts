@@ -225,6 +225,8 @@ export const ConfigSchema = z.object({
   teeComposeHashes: textField('a comma-separated list of 0x-prefixed 32-byte hex compose hashes (empty for any)', list(hexOfBytes(32))),
   /** MRTDs (the TD's firmware image) a verified TD may have; empty: measured, not appraised. */
   teeMrtds: textField('a comma-separated list of 0x-prefixed 48-byte hex MRTDs (empty for any)', list(hexOfBytes(48))),
+  /** NVIDIA's Remote Attestation Service (NRAS) the GPU evidence is sent to; null: GPU evidence is not checked (docs/tee.md). */
+  teeGpuVerifier: textField('an http:// or https:// base URL of an NVIDIA remote attestation service, e.g. https://nras.attestation.nvidia.com (or "none")', httpUrl).nullable(),
 })
 
 /** The settings as loadConfig reads them, one per flag. */

@@ -64,6 +64,7 @@ export const configSources = {
   teeAllowedAdvisories: { flag: 'tee-allowed-advisories', env: 'TEE_ALLOWED_ADVISORIES', repeatable: true },
   teeComposeHashes: { flag: 'tee-compose-hashes', env: 'TEE_COMPOSE_HASHES', repeatable: true },
   teeMrtds: { flag: 'tee-mrtds', env: 'TEE_MRTDS', repeatable: true },
+  teeGpuVerifier: { flag: 'tee-gpu-verifier', env: 'TEE_GPU_VERIFIER' },
 } as const satisfies Record<ConfigKey, ConfigSource>
 
 /** Each setting's value when neither a flag, a variable, the network preset nor the deployment record gives one. */
@@ -105,11 +106,13 @@ export const configDefaults = {
   teeAllowedAdvisories: '',
   teeComposeHashes: '',
   teeMrtds: '',
+  // Off: sending a provider's GPU evidence to NVIDIA is the operator's choice (NRAS has its own terms).
+  teeGpuVerifier: null,
 } satisfies Partial<Record<ConfigKey, string | null>>
 
 /** Written as a flag or variable value, these switch an optional URL off. */
 const noneValues = new Set(['', 'none'])
-const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'mcpSource', 'startBlock', 'deployTimestamp', 'wsRpcUrl', 'rpcRateLimit', 'logRange', 'tlsCert', 'tlsKey', 'dataDir', 'databaseUrl', 'inferenceServing'])
+const nullableKeys = new Set<ConfigKey>(['explorerUrl', 'indexerUrl', 'mcpSource', 'startBlock', 'deployTimestamp', 'wsRpcUrl', 'rpcRateLimit', 'logRange', 'tlsCert', 'tlsKey', 'dataDir', 'databaseUrl', 'inferenceServing', 'teeGpuVerifier'])
 
 export type LoadConfigParameters = {
   argv: readonly string[]

@@ -80,6 +80,7 @@ test('default', () => {
     teeAllowedAdvisories: [],
     teeComposeHashes: [],
     teeMrtds: [],
+    teeGpuVerifier: null,
     teeRootCa: null,
   })
 })
@@ -104,6 +105,25 @@ describe('the TEE policy', () => {
     expect(errorOf(() => load(['--tee-allowed-advisories', 'INTEL-SA-615'])).message).toContain('--tee-allowed-advisories must be a comma-separated list of Intel advisory ids')
     expect(errorOf(() => load(['--tee-compose-hashes', mrTd])).message).toContain('--tee-compose-hashes must be a comma-separated list of 0x-prefixed 32-byte hex compose hashes')
     expect(errorOf(() => load(['--tee-mrtds', hash])).message).toContain('--tee-mrtds must be a comma-separated list of 0x-prefixed 48-byte hex MRTDs')
+  })
+})
+
+describe('--tee-gpu-verifier and TEE_GPU_VERIFIER', () => {
+  const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+
+  test('an http(s) base URL, its trailing slash dropped; off (null) by default, and with none or empty', () => {
+    expect(load(['--tee-gpu-verifier', 'https://nras.attestation.nvidia.com/']).teeGpuVerifier).toBe('https://nras.attestation.nvidia.com')
+    expect(load([], { TEE_GPU_VERIFIER: 'http://127.0.0.1:9000' }).teeGpuVerifier).toBe('http://127.0.0.1:9000')
+    expect(load([]).teeGpuVerifier).toBeNull()
+    expect(load(['--tee-gpu-verifier', 'none'], { TEE_GPU_VERIFIER: 'https://nras.attestation.nvidia.com' }).teeGpuVerifier).toBeNull()
+    expect(load(['--tee-gpu-verifier', '']).teeGpuVerifier).toBeNull()
+  })
+
+  test('anything else is refused, saying what it takes', () => {
+    expect(errorOf(() => load(['--tee-gpu-verifier', 'nras.attestation.nvidia.com'])).message).toBe(
+      '--tee-gpu-verifier must be an http:// or https:// base URL of an NVIDIA remote attestation service, e.g. https://nras.attestation.nvidia.com (or "none"), got "nras.attestation.nvidia.com".',
+    )
+    expect(errorOf(() => load([], { TEE_GPU_VERIFIER: 'ftp://nras.example' })).message).toContain('TEE_GPU_VERIFIER must be an http:// or https:// base URL')
   })
 })
 
@@ -405,7 +425,7 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --rate-limit, --max-client-connections, --max-streams, --max-client-streams, --stream-lifetime, --data-dir, --database-url, --read-only, --inference-serving, --pccs-url, --tee-tcb-statuses, --tee-allowed-advisories, --tee-compose-hashes, --tee-mrtds."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --rate-limit, --max-client-connections, --max-streams, --max-client-streams, --stream-lifetime, --data-dir, --database-url, --read-only, --inference-serving, --pccs-url, --tee-tcb-statuses, --tee-allowed-advisories, --tee-compose-hashes, --tee-mrtds, --tee-gpu-verifier."`)
   })
 
   test('--mcp-source and MCP_SOURCE: index or chain, unset by default; --mcp-port counts as given only when given', () => {
