@@ -1,7 +1,9 @@
 import type { Address } from 'viem'
 import type { TeeCollateral, TeeEvidence, TeeProviderRecord, TeeVerdict } from '../contract/tee.ts'
 import { BaseError } from '../errors/BaseError.ts'
+import { checkGpuEvidence } from './checkGpuEvidence.ts'
 import { type CheckTeeEvidenceReturnType, type TeeAllowList, checkTeeEvidence } from './checkTeeEvidence.ts'
+import type { GpuVerifier } from './createGpuVerifier.ts'
 import type { TcbPolicy } from './defaultTcbPolicy.ts'
 import { type FetchAttestationReportParameters, type FetchAttestationReportReturnType, fetchAttestationReport } from './fetchAttestationReport.ts'
 import { type ReadCollateralKeyReturnType, readCollateralKey } from './readCollateralKey.ts'
@@ -26,6 +28,8 @@ export type CheckServiceTeeParameters = {
   maxAgeMs: number
   /** Let the report fetch reach non-public addresses: the devnet's loopback, never by default. */
   allowPrivate?: boolean | undefined
+  /** The operator's NRAS, to check NVIDIA GPU evidence with; undefined: the `gpu` check is skipped. */
+  gpuVerifier?: GpuVerifier | undefined
 }
 
 export type CheckServiceTeeReturnType = {
@@ -54,7 +58,8 @@ function unreadableQuote(reason: string): CheckTeeEvidenceReturnType {
 /**
  * Judges one service's TEE: its provider's 0G record (none: `none`, nothing fetched), the
  * attestation report at the record's URL (fetched as from a hostile peer, with a fresh nonce),
- * the collateral of the quote's platform, then every check of `checkTeeEvidence`. A report or
+ * the collateral of the quote's platform, the GPU evidence through the operator's NRAS (when
+ * opted in: `checkGpuEvidence`), then every check of `checkTeeEvidence`. A report or
  * collateral that cannot be had makes it `unreachable` (or `acknowledged`) with the reason. Never
  * throws for what a provider serves.
  */
@@ -90,15 +95,18 @@ export async function checkServiceTee(parameters: CheckServiceTeeParameters): Pr
   } catch (error) {
     return { verdict: judge(record, { unreachable: reasonOf(error) }), evidence: evidenceWith(null) }
   }
+  const nonce = fetched.nonce ?? undefined
+  const gpu = await checkGpuEvidence({ verifier: parameters.gpuVerifier, nvidiaPayload: fetched.report.nvidiaPayload, nonce, now: now() })
   const checked = checkTeeEvidence({
     report: fetched.report,
     collateral: toDcapCollateral(collateral),
     now: now(),
     signingAddress: service.signingAddress,
-    nonce: fetched.nonce ?? undefined,
+    nonce,
     policy: parameters.policy,
     rootCa: parameters.rootCa,
     allowList: parameters.allowList,
+    gpu,
     targetSeparated: record.targetSeparated,
   })
   return { verdict: judge(record, checked), evidence: evidenceWith(collateral) }

@@ -19,7 +19,7 @@ export const defaultCollateralPath = join(userFolder, 'tee-collateral.json')
 
 /**
  * The TEE check as the configuration sets it up: its 0G contract, its PCCS, its TCB policy and
- * allow-lists, the devnet's root on the devnet only (config's `teeRootCa`), and private provider
+ * allow-lists, its NRAS for GPU evidence (when the operator opts in), the devnet's root on the devnet only (config's `teeRootCa`), and private provider
  * addresses reachable on the devnet only, whose sellers listen on loopback.
  */
 export function createConfiguredTeeCheck(config: Config, { client, collateralStore }: CreateConfiguredTeeCheckParameters): TeeCheck {
@@ -30,6 +30,7 @@ export function createConfiguredTeeCheck(config: Config, { client, collateralSto
     rootCa: config.teeRootCa,
     collateralStore: collateralStore ?? createFileCollateralStore({ path: defaultCollateralPath }),
     allowPrivate: config.chainId === networks.devnet.chainId,
+    gpuVerifierUrl: config.teeGpuVerifier,
     ...toTeePolicy(config),
   })
 }

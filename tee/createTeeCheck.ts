@@ -4,6 +4,7 @@ import { checkServiceTee, type CheckServiceTeeReturnType } from './checkServiceT
 import type { TeeAllowList } from './checkTeeEvidence.ts'
 import type { CollateralStore } from './CollateralStore.ts'
 import { createCollateralCache } from './createCollateralCache.ts'
+import { createGpuVerifier } from './createGpuVerifier.ts'
 import type { TcbPolicy } from './defaultTcbPolicy.ts'
 import { readProviderRecord } from './readProviderRecord.ts'
 
@@ -22,6 +23,8 @@ export type CreateTeeCheckParameters = {
   policy?: TcbPolicy | undefined
   /** Known-good compose hashes and MRTDs; without one, measured, not appraised. */
   allowList?: TeeAllowList | undefined
+  /** The operator's NRAS for GPU evidence (config's `teeGpuVerifier`); null or absent: GPU evidence is not checked. */
+  gpuVerifierUrl?: string | null | undefined
   /** The longest a verdict stands before it is checked again (default 1 hour). */
   maxAgeMs?: number | undefined
 }
@@ -30,9 +33,11 @@ export type TeeCheck = (service: Service) => Promise<CheckServiceTeeReturnType>
 
 const hour = 3_600_000
 
-/** One service's TEE check, bound to a chain, a 0G contract, a collateral source and a trust root. */
-export function createTeeCheck({ client, inferenceServing, pccsUrl, rootCa, collateralStore, allowPrivate, policy, allowList, maxAgeMs = hour }: CreateTeeCheckParameters): TeeCheck {
+/** One service's TEE check, bound to a chain, a 0G contract, a collateral source, a trust root and, when opted in, an NRAS. */
+export function createTeeCheck({ client, inferenceServing, pccsUrl, rootCa, collateralStore, allowPrivate, policy, allowList, gpuVerifierUrl, maxAgeMs = hour }: CreateTeeCheckParameters): TeeCheck {
   const cache = createCollateralCache({ store: collateralStore })
+  // One verifier for every check, so that NRAS's key set is fetched once an hour, not per service.
+  const gpuVerifier = gpuVerifierUrl == null ? undefined : createGpuVerifier({ url: gpuVerifierUrl, allowPrivate })
   const root = rootCa === null ? undefined : hexToBytes(rootCa)
   const readRecord =
     inferenceServing === null ? async () => undefined : (provider: Address) => readProviderRecord(client, { contract: inferenceServing, provider })
@@ -46,5 +51,6 @@ export function createTeeCheck({ client, inferenceServing, pccsUrl, rootCa, coll
       allowList,
       maxAgeMs,
       allowPrivate,
+      gpuVerifier,
     })
 }
