@@ -226,6 +226,8 @@ export const ConfigSchema = z.object({
   /** MRTDs (the TD's firmware image) a verified TD may have; empty: measured, not appraised. */
   teeMrtds: textField('a comma-separated list of 0x-prefixed 48-byte hex MRTDs (empty for any)', list(hexOfBytes(48))),
   /** NVIDIA's Remote Attestation Service (NRAS) the GPU evidence is sent to; null: GPU evidence is not checked (docs/tee.md). */
+  /** Seconds after which Intel's collateral is fetched again whatever its expiry: Intel adds revocations to a CRL before its nextUpdate. */
+  teeCollateralMaxAge: textField('a whole number of seconds from 60 to 2592000 (30 days)', safeInteger(60, 2_592_000)),
   teeGpuVerifier: textField('an http:// or https:// base URL of an NVIDIA remote attestation service, e.g. https://nras.attestation.nvidia.com (or "none")', httpUrl).nullable(),
 })
 

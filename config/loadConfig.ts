@@ -64,6 +64,7 @@ export const configSources = {
   teeAllowedAdvisories: { flag: 'tee-allowed-advisories', env: 'TEE_ALLOWED_ADVISORIES', repeatable: true },
   teeComposeHashes: { flag: 'tee-compose-hashes', env: 'TEE_COMPOSE_HASHES', repeatable: true },
   teeMrtds: { flag: 'tee-mrtds', env: 'TEE_MRTDS', repeatable: true },
+  teeCollateralMaxAge: { flag: 'tee-collateral-max-age', env: 'TEE_COLLATERAL_MAX_AGE' },
   teeGpuVerifier: { flag: 'tee-gpu-verifier', env: 'TEE_GPU_VERIFIER' },
 } as const satisfies Record<ConfigKey, ConfigSource>
 
@@ -107,6 +108,8 @@ export const configDefaults = {
   teeComposeHashes: '',
   teeMrtds: '',
   // Off: sending a provider's GPU evidence to NVIDIA is the operator's choice (NRAS has its own terms).
+  // A day: a revocation Intel publishes reaches the verdicts within a day, at one fetch a platform a day.
+  teeCollateralMaxAge: '86400',
   teeGpuVerifier: null,
 } satisfies Partial<Record<ConfigKey, string | null>>
 

@@ -29,6 +29,7 @@ export function createConfiguredTeeCheck(config: Config, { client, collateralSto
     pccsUrl: config.pccsUrl,
     rootCa: config.teeRootCa,
     collateralStore: collateralStore ?? createFileCollateralStore({ path: defaultCollateralPath }),
+    collateralMaxAgeMs: config.teeCollateralMaxAge * 1_000,
     allowPrivate: config.chainId === networks.devnet.chainId,
     gpuVerifierUrl: config.teeGpuVerifier,
     ...toTeePolicy(config),

@@ -17,6 +17,8 @@ export type CreateTeeCheckParameters = {
   /** DER of the devnet's root, on the devnet only (config's `teeRootCa`); null: Intel's root alone. */
   rootCa: Hex | null
   collateralStore: CollateralStore
+  /** The age at which collateral is fetched again whatever its expiry (default 1 day). */
+  collateralMaxAgeMs?: number | undefined
   /** Lets a provider's URL name a private address: the devnet's loopback sellers, never elsewhere. */
   allowPrivate: boolean
   /** The TCB statuses and advisories accepted; default `defaultTcbPolicy`. */
@@ -34,8 +36,8 @@ export type TeeCheck = (service: Service) => Promise<CheckServiceTeeReturnType>
 const hour = 3_600_000
 
 /** One service's TEE check, bound to a chain, a 0G contract, a collateral source, a trust root and, when opted in, an NRAS. */
-export function createTeeCheck({ client, inferenceServing, pccsUrl, rootCa, collateralStore, allowPrivate, policy, allowList, gpuVerifierUrl, maxAgeMs = hour }: CreateTeeCheckParameters): TeeCheck {
-  const cache = createCollateralCache({ store: collateralStore })
+export function createTeeCheck({ client, inferenceServing, pccsUrl, rootCa, collateralStore, collateralMaxAgeMs, allowPrivate, policy, allowList, gpuVerifierUrl, maxAgeMs = hour }: CreateTeeCheckParameters): TeeCheck {
+  const cache = createCollateralCache({ store: collateralStore, maxAgeMs: collateralMaxAgeMs })
   // One verifier for every check, so that NRAS's key set is fetched once an hour, not per service.
   const gpuVerifier = gpuVerifierUrl == null ? undefined : createGpuVerifier({ url: gpuVerifierUrl, allowPrivate })
   const root = rootCa === null ? undefined : hexToBytes(rootCa)

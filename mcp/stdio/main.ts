@@ -29,7 +29,7 @@ The local MCP server over stdio: list_services, get_service, get_job, verify_att
                  verify one TEE evidence file offline and exit (0 verified, 1 not, 2 bad usage)
   -h, --help     print this and exit
   -V, --version  print the version and exit
-${describeConfigFlags({ only: ['network', 'rpcUrls', 'chainId', 'registry', 'escrow', 'deploymentPath', 'explorerUrl', 'indexerUrl', 'logLevel', 'inferenceServing', 'pccsUrl', 'teeTcbStatuses', 'teeAllowedAdvisories', 'teeComposeHashes', 'teeMrtds', 'teeGpuVerifier'] })}
+${describeConfigFlags({ only: ['network', 'rpcUrls', 'chainId', 'registry', 'escrow', 'deploymentPath', 'explorerUrl', 'indexerUrl', 'logLevel', 'inferenceServing', 'pccsUrl', 'teeTcbStatuses', 'teeAllowedAdvisories', 'teeComposeHashes', 'teeMrtds', 'teeCollateralMaxAge', 'teeGpuVerifier'] })}
 
 What run may spend (environment only, so that the agent cannot change it; see docs/mcp.md).
 With none of them set, run still keeps the ledger, a 24-hour limit of ${formatEther(defaultSpendLimits.spendLimitWei)} native token and a

@@ -80,6 +80,7 @@ test('default', () => {
     teeAllowedAdvisories: [],
     teeComposeHashes: [],
     teeMrtds: [],
+    teeCollateralMaxAge: 86_400,
     teeGpuVerifier: null,
     teeRootCa: null,
   })
@@ -106,6 +107,17 @@ describe('the TEE policy', () => {
     expect(errorOf(() => load(['--tee-compose-hashes', mrTd])).message).toContain('--tee-compose-hashes must be a comma-separated list of 0x-prefixed 32-byte hex compose hashes')
     expect(errorOf(() => load(['--tee-mrtds', hash])).message).toContain('--tee-mrtds must be a comma-separated list of 0x-prefixed 48-byte hex MRTDs')
   })
+})
+
+test("--tee-collateral-max-age: seconds, from a minute to Intel's 30 days", () => {
+  const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv: ['--deployment', recordPath, ...argv], env })
+  expect(load(['--tee-collateral-max-age', '3600']).teeCollateralMaxAge).toBe(3_600)
+  expect(load([], { TEE_COLLATERAL_MAX_AGE: '60' }).teeCollateralMaxAge).toBe(60)
+  for (const value of ['59', '2592001', '1h']) {
+    expect(errorOf(() => load(['--tee-collateral-max-age', value])).message).toBe(
+      `--tee-collateral-max-age must be a whole number of seconds from 60 to 2592000 (30 days), got "${value}".`,
+    )
+  }
 })
 
 describe('--tee-gpu-verifier and TEE_GPU_VERIFIER', () => {
@@ -425,7 +437,7 @@ describe('errors', () => {
     ]
     for (const message of messages) expect(message).not.toMatch(/[0-9a-f]{16}/)
     expect(messages[0]).toMatchInlineSnapshot(`"--port must be a TCP port number from 0 to 65535, got a value of 66 characters, not shown as it may hold a key."`)
-    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --rate-limit, --max-client-connections, --max-streams, --max-client-streams, --stream-lifetime, --data-dir, --database-url, --read-only, --inference-serving, --pccs-url, --tee-tcb-statuses, --tee-allowed-advisories, --tee-compose-hashes, --tee-mrtds, --tee-gpu-verifier."`)
+    expect(messages[3]).toMatchInlineSnapshot(`"Unexpected argument (a value of 66 characters, not shown as it may hold a key). This command does not take positional arguments. Known options: --network, --rpc-url, --rpc-rate-limit, --log-range, --ws-rpc-url, --chain-id, --registry, --escrow, --arbiter, --attestation-verifier, --start-block, --deploy-timestamp, --poll-interval, --explorer-url, --deployment, --port, --host, --mcp-port, --seller-port, --indexer-url, --mcp-source, --allowed-hosts, --allowed-origins, --tls-cert, --tls-key, --trust-proxy, --metrics, --log-level, --access-log, --rate-limit, --max-client-connections, --max-streams, --max-client-streams, --stream-lifetime, --data-dir, --database-url, --read-only, --inference-serving, --pccs-url, --tee-tcb-statuses, --tee-allowed-advisories, --tee-compose-hashes, --tee-mrtds, --tee-collateral-max-age, --tee-gpu-verifier."`)
   })
 
   test('--mcp-source and MCP_SOURCE: index or chain, unset by default; --mcp-port counts as given only when given', () => {
