@@ -38,6 +38,16 @@ function watchReads(page: Page, pattern: RegExp): Reads {
   }
 }
 
+/**
+ * How many reads a page made before going quiet: at least two (one to show the page, one when its
+ * stream opened: what changed in between is not replayed), more on a slow host, where a stream not
+ * open within the page's 5 s grace lets the page poll meanwhile. Later counts are against this one.
+ */
+async function readsOnceQuiet(reads: Reads): Promise<number> {
+  await expect.poll(() => reads.pending === 0 && reads.made >= 2).toBe(true)
+  return reads.made
+}
+
 /** The streams a page opened (`GET /v1/events` by an EventSource), by their path and query. */
 function watchStreams(page: Page): string[] {
   const streams: string[] = []
@@ -78,9 +88,7 @@ test('default: a settlement made while the pages are open reaches the job and ma
   await marketPage.locator('[data-feed="live"]').waitFor({ timeout: within })
   const settledBefore = Number(await marketPage.locator('[data-stat="settled"] .value').innerText())
 
-  // Each read twice: once to show the page, once when its stream opened (what changed in between is not replayed).
-  await expect.poll(() => [jobReads.made, jobReads.pending]).toEqual([2, 0])
-  await expect.poll(() => [listReads.made, listReads.pending, statsReads.made, statsReads.pending]).toEqual([2, 0, 2, 0])
+  const [jobReadsLive, listReadsLive, statsReadsLive] = [await readsOnceQuiet(jobReads), await readsOnceQuiet(listReads), await readsOnceQuiet(statsReads)]
 
   await own.market.settleJob(BigInt(jobId))
   await jobPage.locator('h1 [data-field="state"]', { hasText: 'Settled' }).waitFor({ timeout: within })
@@ -88,11 +96,11 @@ test('default: a settlement made while the pages are open reaches the job and ma
   await row.filter({ hasText: 'Settled' }).waitFor({ timeout: within })
   // The counters are in no event: the job's event made the page read them again.
   await marketPage.locator('[data-stat="settled"] .value', { hasText: String(settledBefore + 1) }).waitFor({ timeout: within })
-  expect(statsReads.made).toBe(3)
+  expect(statsReads.made).toBe(statsReadsLive + 1)
 
   // The job came whole in its event: not read again, neither on its page nor in the market's list.
-  expect(jobReads.made).toBe(2)
-  expect(listReads.made).toBe(2)
+  expect(jobReads.made).toBe(jobReadsLive)
+  expect(listReads.made).toBe(listReadsLive)
   expect(marketJobReads.made).toBe(0)
   // One stream per page, with the page's filters, up all along.
   expect(jobStreams).toEqual([`/v1/events?jobs=${jobId}`])
@@ -123,7 +131,7 @@ test('the service and seller pages add a new job and follow its settlement from 
   await sellerPage.goto(`${own.server.baseUrl}/sellers/${seller}`)
   for (const page of [servicePage, sellerPage]) await page.locator('h2 [data-feed="live"]').waitFor({ timeout: within })
   await servicePage.locator('[data-empty="Jobs of the service"]').waitFor({ timeout: within })
-  await expect.poll(() => [sellerReads.made, sellerReads.pending]).toEqual([2, 0])
+  const sellerReadsLive = await readsOnceQuiet(sellerReads)
   const card = (name: string) => sellerPage.locator(`[data-stat="${name}"] .value`)
   const [jobsBefore, settledBefore] = [Number(await card('jobs').innerText()), Number(await card('settled').innerText())]
 
@@ -136,7 +144,7 @@ test('the service and seller pages add a new job and follow its settlement from 
   await card('settled').filter({ hasText: String(settledBefore + 1) }).waitFor({ timeout: within })
 
   // The seller's record took both jobs' events as they came: not read again.
-  expect(sellerReads.made).toBe(2)
+  expect(sellerReads.made).toBe(sellerReadsLive)
   expect(serviceStreams).toEqual([`/v1/events?serviceId=${serviceId}`])
   expect(sellerStreams).toEqual([`/v1/events?seller=${seller}`])
   await saveScreenshot(servicePage, 'service-live-settled-desktop')
@@ -172,7 +180,7 @@ async function setHidden(page: Page, hidden: boolean): Promise<void> {
 test('a hidden tab gives its stream back and reads nothing; shown again, it opens a stream and shows what changed meanwhile', async () => {
   const jobId = await newJob()
   const { page, reads, streams } = await openJobPage(jobId, 'live')
-  await expect.poll(() => [reads.made, reads.pending]).toEqual([2, 0])
+  const readsLive = await readsOnceQuiet(reads)
 
   await setHidden(page, true)
   await page.locator('h1 [data-feed="connecting"]').waitFor({ timeout: within })
@@ -187,7 +195,7 @@ test('a hidden tab gives its stream back and reads nothing; shown again, it open
   await own.market.settleJob(BigInt(jobId))
   await expect.poll(async () => ((await (await fetch(`${own.server.baseUrl}/v1/jobs/${jobId}`)).json()) as { stateName: string }).stateName).toBe('Settled')
   await new Promise((resolve) => setTimeout(resolve, 3_000))
-  expect(reads.made, 'a hidden tab does not poll').toBe(2)
+  expect(reads.made, 'a hidden tab does not poll').toBe(readsLive)
 
   await setHidden(page, false)
   await page.locator('h1 [data-field="state"]', { hasText: 'Settled' }).waitFor({ timeout: within })
