@@ -15,6 +15,7 @@ import { fetchAttestationReport } from '../../tee/fetchAttestationReport.ts'
 import { fromDcapCollateral } from '../../tee/toDcapCollateral.ts'
 import { verifyTeeEvidence } from '../../tee/verifyTeeEvidence.ts'
 import { type StartedServer, startHttpServer } from './support/startHttpServer.ts'
+import { writeEndlessBody } from './support/writeEndlessBody.ts'
 
 // End to end against the devnet's own TEE root (devnet/tee): a real quote signed through a PCK
 // chain, served by a local HTTP server that plays a provider, hostile when a test says so.
@@ -41,15 +42,7 @@ const routes: Record<string, Route> = {
   'other-key': (_, response, nonce) => response.end(JSON.stringify(report(bind(other, nonce), nonce))),
   'stale-nonce': (_, response, nonce) => response.end(JSON.stringify(report(bind(signer, '11'.repeat(32)), nonce))),
   redirect: (_, response) => response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end(),
-  huge: (_, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' })
-    const chunk = Buffer.alloc(64 * 1024, 0x20)
-    const write = () => {
-      while (!response.destroyed && response.write(chunk));
-      if (!response.destroyed) response.once('drain', write)
-    }
-    write()
-  },
+  huge: (_, response) => writeEndlessBody(response),
   'not-a-quote': (_, response) => response.end(JSON.stringify({ quote: '00'.repeat(600) })),
   stall: (_, response) => {
     response.writeHead(200, { 'content-type': 'application/json' })

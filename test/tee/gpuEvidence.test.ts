@@ -9,6 +9,7 @@ import { checkServiceTee } from '../../tee/checkServiceTee.ts'
 import { createGpuVerifier } from '../../tee/createGpuVerifier.ts'
 import { fromDcapCollateral } from '../../tee/toDcapCollateral.ts'
 import { type StartedServer, startHttpServer } from './support/startHttpServer.ts'
+import { writeEndlessBody } from './support/writeEndlessBody.ts'
 
 // A fake NRAS on loopback, playing NVIDIA's `POST /v3/attest/gpu` and `/.well-known/jwks.json`
 // with a P-384 key made here. The tokens are signed below with node:crypto as RFC 7518 §3.4
@@ -40,15 +41,6 @@ const answer = (overall: string, gpus: string[]) => JSON.stringify([['JWT', over
 type Sent = { nonce: string; evidence_list: unknown[]; arch: string }
 type Mode = (sent: Sent, response: ServerResponse) => void
 const honest: Mode = (sent, response) => response.end(answer(signToken(overallClaims(sent.nonce, true)), sent.evidence_list.map(() => signToken(gpuClaims(sent.nonce)))))
-const endless = (response: ServerResponse) => {
-  response.writeHead(200, { 'content-type': 'application/json' })
-  const chunk = Buffer.alloc(64 * 1024, 0x20)
-  const write = () => {
-    while (!response.destroyed && response.write(chunk));
-    if (!response.destroyed) response.once('drain', write)
-  }
-  write()
-}
 const modes: Record<string, Mode> = {
   honest,
   refusing: (sent, response) => response.end(answer(signToken(overallClaims(sent.nonce, false)), [signToken(gpuClaims(sent.nonce, 'fail'))])),
@@ -63,7 +55,7 @@ const modes: Record<string, Mode> = {
     response.writeHead(200, { 'content-type': 'application/json' })
     response.write('[["JWT","')
   },
-  huge: (_, response) => endless(response),
+  huge: (_, response) => writeEndlessBody(response),
   // Attests honestly, but its key set is not served.
   'no-keys': honest,
 }
