@@ -3,7 +3,7 @@ import { pino } from 'pino'
 import type { Config } from '../config/ConfigSchema.ts'
 import { redactUrl } from '../config/redactUrl.ts'
 import { describeFailure } from './indexer/describeFailure.ts'
-import { startIndexer, type StartIndexerOptions, type StartIndexerReturnType } from './indexer/startIndexer.ts'
+import { createNodeTransports, startIndexer, type StartIndexerOptions, type StartIndexerReturnType } from './indexer/startIndexer.ts'
 import type { Logger } from '../platform/logging/createLogger.ts'
 import { packageVersion } from '../platform/logging/packageVersion.ts'
 import { describeNodeLimits } from './logging/describeNodeLimits.ts'
@@ -62,8 +62,10 @@ export const feedJournalLimits = { maxEntries: 10_000, maxChars: 32 * 1_048_576 
  */
 export async function startRestIndexer(
   config: Config,
-  { mode, logger: given, progressTty, progressIntervalMs, rpc: nodes }: StartRestIndexerParameters,
+  { mode, logger: given, progressTty, progressIntervalMs, rpc }: StartRestIndexerParameters,
 ): Promise<StartRestIndexerReturnType> {
+  // One set of limiters for the index and the TEE checking, so that together they keep the rate.
+  const nodes = rpc ?? (config.readOnly ? undefined : createNodeTransports(config))
   const logger = given === false ? pino({ enabled: false }) : given
   const log = logger.child({ component: 'indexer' })
   // First: a bad certificate stops the start before the indexer reads anything.
@@ -129,7 +131,7 @@ export async function startRestIndexer(
     throw error
   })
   // Replicas check too: a verdict is this indexer's own, from the provider's evidence, not the writer's.
-  const teeChecking = startServiceTeeChecking(config, { store, database: config.readOnly ? undefined : database, log: logger.child({ component: 'tee' }) })
+  const teeChecking = startServiceTeeChecking(config, { store, database: config.readOnly ? undefined : database, log: logger.child({ component: 'tee' }), transport: nodes?.transport })
   try {
     const app = await building
     const { url, unwatch } = await listenServing(app, { host: config.host, port: config.port, settings: config, logger })

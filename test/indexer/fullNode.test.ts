@@ -68,6 +68,9 @@ test('a 2,000,000-block history through a full node with limits: ready, equal to
   // And it follows: a new job, settled, some blocks on.
   const market = createMarketDriver({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment })
   const serviceId = await market.registerService()
+  // Indexed before the 300 blocks bury it: its state, read at its own block, would be older than
+  // the node's 128 blocks once they are mined, and how soon a poll comes is the host's speed.
+  await waitForHead(indexer, chain)
   await market.mine(300)
   const jobId = await market.createJob({ serviceId })
   await market.settleJob(jobId)
