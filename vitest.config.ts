@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { SlowestFirstSequencer } from './test/support/SlowestFirstSequencer.ts'
 
 export default defineConfig({
   test: {
@@ -13,10 +14,11 @@ export default defineConfig({
     // expect.poll waits for a condition: 1 s by default, less than a slow host can need.
     expect: { poll: { timeout: 60_000 } },
     pool: 'forks',
-    // Three files at a time, even on 2 cores (where the default is 1): most of the slow files wait
-    // on timeouts, stalls, child processes and the network rather than compute. Files that run
+    // Four files at a time, even on 2 cores (where the default is 1): most of the slow files wait
+    // on timeouts, stalls, child processes and a slow node rather than compute. Files that run
     // side by side take their own ports (port 0 or a free one), temporary folders and loopback
     // addresses, and no test bounds how fast the host is.
-    maxWorkers: 3,
+    maxWorkers: 4,
+    sequence: { sequencer: SlowestFirstSequencer },
   },
 })
