@@ -3,7 +3,7 @@ import { checkTeeEvidence } from '../tee/checkTeeEvidence.ts'
 import { fetchCollateral } from '../tee/fetchCollateral.ts'
 import { parseAttestationReport } from '../tee/parseAttestationReport.ts'
 import { readCollateralKey } from '../tee/readCollateralKey.ts'
-import { readCollateral, readQuote, pinnedClock } from '../test/tee/support/fixtures.ts'
+import { gpuNotChecked, readCollateral, readQuote, pinnedClock } from '../test/tee/support/fixtures.ts'
 import { startPcsServer } from '../test/tee/support/startPcsServer.ts'
 import { percentile } from './percentile.ts'
 
@@ -37,7 +37,7 @@ export async function measureTee({ verifications = 200, fetches = 50 }: MeasureT
   const quote = readQuote('tdx_quote')
   const collateral = readCollateral('tdx_quote')
   const report = parseAttestationReport({ quote: Buffer.from(quote).toString('hex') })
-  const check = () => checkTeeEvidence({ report, collateral, now: pinnedClock, signingAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
+  const check = () => checkTeeEvidence({ gpu: gpuNotChecked, report, collateral, now: pinnedClock, signingAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
   await time(10, check)
   const verify = await time(verifications, check)
   const pcs = await startPcsServer(collateral, { fmspc: 'B0C06F000000' })

@@ -3,6 +3,7 @@ import type { Address, Hex } from 'viem'
 import type { TeeCheck, TeeCheckName, TeeCheckStatus } from '../contract/tee.ts'
 import { BaseError } from '../errors/BaseError.ts'
 import { TeeTcbNotAcceptedError, TeeTcbUnlistedError } from '../errors/tee.ts'
+import type { CheckGpuEvidenceReturnType } from './checkGpuEvidence.ts'
 import type { TcbPolicy } from './defaultTcbPolicy.ts'
 import type { AttestationReport } from './parseAttestationReport.ts'
 import type { TdxMeasurements } from './parseTdxQuote.ts'
@@ -26,8 +27,8 @@ export type CheckTeeEvidenceParameters = {
   policy?: TcbPolicy | undefined
   rootCa?: Uint8Array | undefined
   allowList?: TeeAllowList | undefined
-  /** The result of a GPU evidence check an operator opted into; absent, the check is skipped. */
-  gpu?: { status: TeeCheckStatus; reason: string } | undefined
+  /** The `gpu` check's outcome: `checkGpuEvidence`'s, or the caller's reason it was not run. */
+  gpu: CheckGpuEvidenceReturnType
   /** 0G's `TargetSeparated`: the TEE runs a proxy and the model runs upstream. */
   targetSeparated?: boolean | undefined
 }
@@ -128,11 +129,7 @@ export function checkTeeEvidence(parameters: CheckTeeEvidenceParameters): CheckT
     }
     checks.push(appraisalCheck(verified.measurements, composeHash, allowList))
   }
-  checks.push(
-    gpu === undefined
-      ? { name: 'gpu', status: 'skip', reason: report.nvidiaPayload === undefined ? 'No GPU evidence was served; GPU evidence is not checked here.' : 'GPU evidence (NVIDIA) was served but is not checked unless the operator opts in.' }
-      : { name: 'gpu', ...gpu },
-  )
+  checks.push({ name: 'gpu', ...gpu })
   if (targetSeparated === true) {
     checks.push({ name: 'teeTls', status: 'skip', reason: 'TeeTLS provider (TargetSeparated): the TEE attests the proxy; the model runs upstream, outside it.' })
   }

@@ -23,11 +23,12 @@ export type VerifyTeeEvidenceParameters = {
 export type VerifyTeeEvidenceReturnType = TeeVerdict
 
 const offline = "Offline: the provider's 0G record is not part of the evidence, so it and its TEE signer are not checked."
+const gpuOffline = "Offline: NRAS's answer is not part of the evidence, so GPU evidence is not checked again."
 
 /**
  * Re-verifies recorded evidence with the checks `checkServiceTee` ran (quote, TCB, binding with the
- * nonce sent, compose, appraisal), at `at`. The 0G record is not in the evidence: its checks say
- * so, and the verdict rests on the evidence alone.
+ * nonce sent, compose, appraisal), at `at`. The 0G record and NRAS's answer are not in the
+ * evidence: their checks say so, and the verdict rests on the evidence alone.
  */
 export function verifyTeeEvidence({ evidence, at = new Date(evidence.fetchedAt), policy, allowList, rootCa, maxAgeMs = 3_600_000 }: VerifyTeeEvidenceParameters): VerifyTeeEvidenceReturnType {
   const common = { serviceId: evidence.serviceId, signingAddress: evidence.signingAddress, record: { unknown: offline }, checkedAt: at, maxAgeMs }
@@ -49,6 +50,7 @@ export function verifyTeeEvidence({ evidence, at = new Date(evidence.fetchedAt),
     policy,
     allowList,
     rootCa,
+    gpu: { status: 'skip', reason: gpuOffline },
   })
   return teeVerdict({ ...common, evidence: checked })
 }

@@ -24,6 +24,7 @@ import { checkTeeEvidence } from '../../tee/checkTeeEvidence.ts'
 import { parseAttestationReport } from '../../tee/parseAttestationReport.ts'
 import { readCollateralKey } from '../../tee/readCollateralKey.ts'
 import { getCollateralForFmspc } from './support/getCollateralForFmspc.ts'
+import { gpuNotChecked } from '../tee/support/fixtures.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const directory = mkdtempSync(join(tmpdir(), 'tee-market-start-'))
@@ -175,7 +176,7 @@ async function expectDevnetTee({ output, deployment, sellerUrl, pccsUrl, client 
   const collateral = await getCollateralForFmspc(deployment.tee!.pccsUrl, fmspc, ca, forSgx)
   const check = (signingAddress: Hex) =>
     Object.fromEntries(
-      checkTeeEvidence({ report, collateral, now: new Date(), signingAddress, nonce, rootCa: hexToBytes(deployment.tee!.rootCa) }).checks.map(({ name, status }) => [name, status]),
+      checkTeeEvidence({ gpu: gpuNotChecked, report, collateral, now: new Date(), signingAddress, nonce, rootCa: hexToBytes(deployment.tee!.rootCa) }).checks.map(({ name, status }) => [name, status]),
     )
   const [first, second] = plannedServices
   expect(check(serviceSigningAccount({ key: first!.key, generation: 1 }).address)).toMatchObject({ quote: 'pass', tcb: 'pass', binding: 'pass', compose: 'pass' })

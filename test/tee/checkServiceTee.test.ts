@@ -209,10 +209,11 @@ describe('offline re-verification of the evidence kept', () => {
     evidence = (await check(recordAt('honest'))).evidence!
   })
 
-  test('at its fetchedAt with the devnet root: verified; the 0G record is said to be absent', () => {
+  test("at its fetchedAt with the devnet root: verified; the 0G record and NRAS's answer are said to be absent", () => {
     const verdict = verifyTeeEvidence({ evidence: { ...evidence, fetchedAt: now.toISOString() }, rootCa: root.rootCa })
     expect(verdict.verdict).toBe('verified')
     expect(reasonOf(verdict, 'provider')).toContain("Offline: the provider's 0G record is not part of the evidence")
+    expect(verdict.checks.find((c) => c.name === 'gpu')).toMatchObject({ status: 'skip', reason: expect.stringContaining("Offline: NRAS's answer is not part of the evidence") })
   })
 
   test('the tee:verify command, run as a process: exit 0 verified, 1 otherwise, 2 on bad usage', async () => {

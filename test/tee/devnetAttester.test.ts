@@ -4,6 +4,7 @@ import { createAttester } from '../../devnet/tee/createAttester.ts'
 import { createTeeRoot } from '../../devnet/tee/createTeeRoot.ts'
 import { checkTeeEvidence } from '../../tee/checkTeeEvidence.ts'
 import { parseAttestationReport } from '../../tee/parseAttestationReport.ts'
+import { gpuNotChecked } from './support/fixtures.ts'
 
 const now = new Date()
 const root = createTeeRoot({ now })
@@ -18,7 +19,7 @@ test('default: the NEAR report passes quote, tcb, binding with the nonce sent, a
   const served = attester.nearReport(nonce)
   expect(served).toMatchObject({ signing_address: signingAddress, signing_algo: 'ecdsa', request_nonce: nonce.slice(2) })
   const report = parseAttestationReport(served)
-  const { checks } = checkTeeEvidence({ report, collateral: root.collateral, now, signingAddress, nonce, rootCa: root.rootCa })
+  const { checks } = checkTeeEvidence({ gpu: gpuNotChecked, report, collateral: root.collateral, now, signingAddress, nonce, rootCa: root.rootCa })
   expect(statusOf(checks)).toMatchObject({ quote: 'pass', tcb: 'pass', binding: 'pass', compose: 'pass' })
   expect(checks.find(({ name }) => name === 'binding')?.reason).toContain('with the nonce we sent')
   expect(report.eventLog?.map(({ event }) => event)).toEqual(['app-id', 'compose-hash'])
@@ -28,7 +29,7 @@ describe('what a verifier must refuse', () => {
   test('another nonce than the one sent, another signing address', () => {
     const report = parseAttestationReport(attester.nearReport(nonce))
     const check = (parameters: { signingAddress: Hex; nonce: Hex }) =>
-      statusOf(checkTeeEvidence({ report, collateral: root.collateral, now, rootCa: root.rootCa, ...parameters }).checks)
+      statusOf(checkTeeEvidence({ gpu: gpuNotChecked, report, collateral: root.collateral, now, rootCa: root.rootCa, ...parameters }).checks)
     expect(check({ signingAddress, nonce: `0x${'00'.repeat(32)}` }).binding).toBe('fail')
     expect(check({ signingAddress: other, nonce }).binding).toBe('fail')
   })
@@ -36,7 +37,7 @@ describe('what a verifier must refuse', () => {
   test("an app compose file other than the one measured", () => {
     const served = attester.nearReport(nonce) as { info: { tcb_info: string } }
     const tampered = { ...served, info: { ...served.info, tcb_info: served.info.tcb_info.replace('reference-seller:devnet', 'exfiltrate:latest') } }
-    const { checks } = checkTeeEvidence({ report: parseAttestationReport(tampered), collateral: root.collateral, now, signingAddress, nonce, rootCa: root.rootCa })
+    const { checks } = checkTeeEvidence({ gpu: gpuNotChecked, report: parseAttestationReport(tampered), collateral: root.collateral, now, signingAddress, nonce, rootCa: root.rootCa })
     expect(statusOf(checks).compose).toBe('fail')
   })
 })
@@ -44,7 +45,7 @@ describe('what a verifier must refuse', () => {
 test("0G's /v1/quote: the address as ASCII, no nonce (replayable), compose from tcb_info", () => {
   const report = parseAttestationReport(attester.brokerQuote())
   expect(report.claimedSigningAddress).toBe(signingAddress)
-  const { checks } = checkTeeEvidence({ report, collateral: root.collateral, now, signingAddress, rootCa: root.rootCa })
+  const { checks } = checkTeeEvidence({ gpu: gpuNotChecked, report, collateral: root.collateral, now, signingAddress, rootCa: root.rootCa })
   expect(statusOf(checks)).toMatchObject({ quote: 'pass', tcb: 'pass', binding: 'pass', compose: 'pass' })
   expect(checks.find(({ name }) => name === 'binding')?.reason).toContain('0g-ascii layout')
 })

@@ -10,6 +10,7 @@ import { parseAttestationReport } from '../../tee/parseAttestationReport.ts'
 import { teeVerdict } from '../../tee/teeVerdict.ts'
 import { verifyTdxQuote } from '../../tee/verifyTdxQuote.ts'
 import { refusal } from './support/refusal.ts'
+import { gpuNotChecked } from './support/fixtures.ts'
 
 const now = new Date('2026-11-27T00:00:00Z')
 const signer: Address = getAddress('0x70997970c51812dc3a010c7d01b50e20d7e60a8f')
@@ -72,7 +73,7 @@ describe('the whole chain: a report as NEAR serves it, checked and judged', () =
     info: { tcb_info: JSON.stringify({ app_compose: appCompose }) },
   })
   const judge = (reportData: Uint8Array) => {
-    const evidence = checkTeeEvidence({ report: parseAttestationReport(served(reportData)), collateral: root.collateral, now, signingAddress: signer, nonce, rootCa: root.rootCa })
+    const evidence = checkTeeEvidence({ gpu: gpuNotChecked, report: parseAttestationReport(served(reportData)), collateral: root.collateral, now, signingAddress: signer, nonce, rootCa: root.rootCa })
     return teeVerdict({ serviceId: '1', signingAddress: signer, record: { url: 'https://provider.example', model: 'm', verifiability: 'TeeML', targetSeparated: false, teeSignerAddress: signer, teeSignerAcknowledged: false }, evidence, checkedAt: now, maxAgeMs: 3_600_000 })
   }
 

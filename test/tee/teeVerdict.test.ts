@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { type CheckTeeEvidenceReturnType, type TeeCheck, checkTeeEvidence } from '../../tee/checkTeeEvidence.ts'
 import { parseAttestationReport } from '../../tee/parseAttestationReport.ts'
 import { teeVerdict } from '../../tee/teeVerdict.ts'
-import { pinnedClock, readCollateral, readQuote } from './support/fixtures.ts'
+import { gpuNotChecked, pinnedClock, readCollateral, readQuote } from './support/fixtures.ts'
 
 const signer: Address = getAddress('0x70997970c51812dc3a010c7d01b50e20d7e60a8f')
 const recordOf = (teeSignerAddress: Address | null, teeSignerAcknowledged: boolean) => ({ url: 'https://provider.example', model: 'm', verifiability: 'TeeML', targetSeparated: false, teeSignerAddress, teeSignerAcknowledged })
@@ -80,7 +80,7 @@ describe('checkTeeEvidence on a real Intel-signed quote', () => {
   const collateral = readCollateral('tdx_quote')
 
   test("the quote and TCB pass; its report_data names no key of ours and it measured no compose hash: failed", () => {
-    const evidence = checkTeeEvidence({ report, collateral, now: pinnedClock, signingAddress: signer })
+    const evidence = checkTeeEvidence({ gpu: gpuNotChecked, report, collateral, now: pinnedClock, signingAddress: signer })
     expect(evidence.checks.map((c) => `${c.name}:${c.status}`)).toEqual(['quote:pass', 'tcb:pass', 'binding:fail', 'compose:fail', 'appraisal:skip', 'gpu:skip'])
     expect(evidence.tcbStatus).toBe('UpToDate')
     expect(evidence.measurements?.composeHash).toBeUndefined()
@@ -88,21 +88,22 @@ describe('checkTeeEvidence on a real Intel-signed quote', () => {
   })
 
   test('an MRTD allow-list that does not hold its MRTD fails the appraisal', () => {
-    const evidence = checkTeeEvidence({ report, collateral, now: pinnedClock, signingAddress: signer, allowList: { mrTds: [`0x${'00'.repeat(48)}`] } })
+    const evidence = checkTeeEvidence({ gpu: gpuNotChecked, report, collateral, now: pinnedClock, signingAddress: signer, allowList: { mrTds: [`0x${'00'.repeat(48)}`] } })
     expect(evidence.checks.find((c) => c.name === 'appraisal')).toMatchObject({ status: 'fail' })
-    const listed = checkTeeEvidence({ report, collateral, now: pinnedClock, signingAddress: signer, allowList: { mrTds: [evidence.measurements!.mrTd] } })
+    const listed = checkTeeEvidence({ gpu: gpuNotChecked, report, collateral, now: pinnedClock, signingAddress: signer, allowList: { mrTds: [evidence.measurements!.mrTd] } })
     expect(listed.checks.find((c) => c.name === 'appraisal')).toMatchObject({ status: 'pass' })
   })
 
   test('expired collateral fails the quote and leaves the rest unchecked', () => {
-    const evidence = checkTeeEvidence({ report, collateral, now: new Date('2025-08-01T00:00:00Z'), signingAddress: signer })
+    const evidence = checkTeeEvidence({ gpu: gpuNotChecked, report, collateral, now: new Date('2025-08-01T00:00:00Z'), signingAddress: signer })
     expect(evidence.checks.map((c) => `${c.name}:${c.status}`)).toEqual(['quote:fail', 'tcb:skip', 'binding:skip', 'compose:skip', 'appraisal:skip', 'gpu:skip'])
     expect(evidence.checks[0]!.reason).toContain('is not valid at 2025-08-01T00:00:00.000Z')
   })
 
-  test('GPU evidence served is a skipped check unless opted in; a TeeTLS provider says the TEE attests the proxy', () => {
-    const evidence = checkTeeEvidence({ report: { ...report, nvidiaPayload: '{}' }, collateral, now: pinnedClock, signingAddress: signer, targetSeparated: true })
-    expect(evidence.checks.find((c) => c.name === 'gpu')).toEqual({ name: 'gpu', status: 'skip', reason: 'GPU evidence (NVIDIA) was served but is not checked unless the operator opts in.' })
+  test("the gpu check is the outcome it is given; a TeeTLS provider says the TEE attests the proxy", () => {
+    const refused = { status: 'fail', reason: 'The GPU evidence is not attested.' } as const
+    const evidence = checkTeeEvidence({ gpu: refused, report, collateral, now: pinnedClock, signingAddress: signer, targetSeparated: true })
+    expect(evidence.checks.find((c) => c.name === 'gpu')).toEqual({ name: 'gpu', ...refused })
     expect(evidence.checks.find((c) => c.name === 'teeTls')?.reason).toContain('the TEE attests the proxy')
   })
 })

@@ -9,6 +9,8 @@ export const readJson = (name: string): Record<string, unknown> => JSON.parse(re
 
 /** Inside every validity window of the 2025-06-19 collateral (see fixtures/README.md). */
 export const pinnedClock = new Date('2025-07-01T00:00:00Z')
+/** The `gpu` outcome for checks of a quote alone: `checkGpuEvidence` is tested in gpuEvidence.test.ts. */
+export const gpuNotChecked = { status: 'skip', reason: 'GPU evidence is not part of this check.' } as const
 /** Inside the 2026-02-18 collateral of `tdx_quote_outdated`. */
 export const outdatedClock = new Date('2026-03-01T00:00:00Z')
 
