@@ -318,6 +318,7 @@ async function expectSeededVerdicts({ output, restUrl, mcpUrl, stdio }: { output
   }
   for (const { serviceId, verdict } of planned) {
     const answer = await stdio.callTool({ name: 'get_service_tee', arguments: { serviceId } })
-    expect(answer.structuredContent, `service ${serviceId}, checked by the local server`).toMatchObject({ serviceId, verdict })
+    const checks = (answer.structuredContent as { checks?: unknown } | undefined)?.checks
+    expect(answer.structuredContent, `service ${serviceId}, checked by the local server: ${JSON.stringify(checks)}`).toMatchObject({ serviceId, verdict })
   }
 }
