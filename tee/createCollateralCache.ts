@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { CollateralEntry, CollateralStore } from './CollateralStore.ts'
 import { type FetchCollateralParameters, type FetchCollateralReturnType, fetchCollateral, intelPcsUrl } from './fetchCollateral.ts'
 import type { ReadCollateralKeyReturnType } from './readCollateralKey.ts'
@@ -7,6 +8,11 @@ export type { CollateralEntry, CollateralStore }
 export type CollateralCacheKey = ReadCollateralKeyReturnType & {
   /** Intel's PCS when absent. */
   pcsUrl?: string | undefined
+  /**
+   * DER of the root the collateral must chain to when it is not Intel's (the devnet's). Each
+   * devnet start makes a new root behind the same PCCS URL, so collateral is kept per root.
+   */
+  rootCa?: Uint8Array | undefined
 }
 
 export type CreateCollateralCacheParameters = {
@@ -27,9 +33,10 @@ export type CollateralCache = {
 
 const day = 86_400_000
 
-/** The store's key for a platform's collateral: one per PCS, FMSPC, PCK CA and TEE type. */
-export function collateralKeyOf({ pcsUrl = intelPcsUrl, fmspc, ca, forSgx }: CollateralCacheKey): string {
-  return `${pcsUrl.replace(/\/+$/, '')}|${fmspc.toUpperCase()}|${ca}|${forSgx ? 'sgx' : 'tdx'}`
+/** The store's key for a platform's collateral: one per PCS, FMSPC, PCK CA, TEE type and, when not Intel's, root. */
+export function collateralKeyOf({ pcsUrl = intelPcsUrl, fmspc, ca, forSgx, rootCa }: CollateralCacheKey): string {
+  const key = `${pcsUrl.replace(/\/+$/, '')}|${fmspc.toUpperCase()}|${ca}|${forSgx ? 'sgx' : 'tdx'}`
+  return rootCa === undefined ? key : `${key}|root:${createHash('sha256').update(rootCa).digest('hex')}`
 }
 
 /**

@@ -5,12 +5,17 @@ import { networks } from '../config/networks.ts'
 import { userFolder } from '../config/userFolder.ts'
 import type { CollateralStore } from './CollateralStore.ts'
 import { createFileCollateralStore } from './createFileCollateralStore.ts'
+import { createMemoryCollateralStore } from './createMemoryCollateralStore.ts'
 import { createTeeCheck, type TeeCheck } from './createTeeCheck.ts'
 import { toTeePolicy } from './toTeePolicy.ts'
 
 export type CreateConfiguredTeeCheckParameters = {
   client: PublicClient
-  /** Default: a file in `~/.tee-market`, kept across restarts (the local server, a hosted one reading the chain). */
+  /**
+   * Default: a file in `~/.tee-market`, kept across restarts (the local server, a hosted one
+   * reading the chain); on the devnet, memory: its root is new at each start, so its collateral
+   * serves no later process, and a year-long entry per start would only grow the file.
+   */
   collateralStore?: CollateralStore | undefined
 }
 
@@ -28,7 +33,7 @@ export function createConfiguredTeeCheck(config: Config, { client, collateralSto
     inferenceServing: config.inferenceServing,
     pccsUrl: config.pccsUrl,
     rootCa: config.teeRootCa,
-    collateralStore: collateralStore ?? createFileCollateralStore({ path: defaultCollateralPath }),
+    collateralStore: collateralStore ?? (config.teeRootCa === null ? createFileCollateralStore({ path: defaultCollateralPath }) : createMemoryCollateralStore()),
     collateralMaxAgeMs: config.teeCollateralMaxAge * 1_000,
     allowPrivate: config.chainId === networks.devnet.chainId,
     gpuVerifierUrl: config.teeGpuVerifier,

@@ -47,7 +47,7 @@ export function createTeeCheck({ client, inferenceServing, pccsUrl, rootCa, coll
     checkServiceTee({
       service,
       readRecord,
-      collateral: (key) => cache.get({ ...key, pcsUrl: pccsUrl }),
+      collateral: (key) => cache.get({ ...key, pcsUrl: pccsUrl, rootCa: root }),
       rootCa: root,
       policy,
       allowList,

@@ -49,8 +49,15 @@ async function waitForOutput(run: ReturnType<typeof runStart>, pattern: RegExp):
   }
 }
 
+/**
+ * Both full starts take one PCCS port, as `npm start` run again does (default 8083): the second
+ * start's new TEE root must not meet collateral kept from the first one's (the local server judged
+ * service 1 `failed`, and `run` refused it, when it did).
+ */
+const pccsPort = await getFreePort()
+
 test('default', async () => {
-  const [rpcPort, port, mcpPort, sellerPort, pccsPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
+  const [rpcPort, port, mcpPort, sellerPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
   const deploymentPath = join(directory, 'deployment.json')
   const startedAt = Date.now() / 1_000
   const run = runStart([
@@ -194,8 +201,8 @@ async function expectDevnetTee({ output, deployment, sellerUrl, pccsUrl, client 
   }
 }
 
-test('--host localhost: the printed local entry reaches the reference seller at an address, and run fetches the output', async () => {
-  const [rpcPort, port, mcpPort, sellerPort, pccsPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
+test('--host localhost, the PCCS port of the start before: the printed local entry reaches the reference seller at an address, and run fetches the output', async () => {
+  const [rpcPort, port, mcpPort, sellerPort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()]
   const run = runStart([
     '--host', 'localhost',
     '--rpc-port', String(rpcPort),

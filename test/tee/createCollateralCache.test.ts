@@ -46,6 +46,20 @@ test('default: concurrent requests for one key share one fetch; another key fetc
   expect(h.calls).toHaveLength(3)
 })
 
+test("a root other than Intel's is part of the key: a restarted devnet's new root behind the same PCCS URL is not served the old root's collateral", async () => {
+  const h = harness()
+  const store = createMemoryCollateralStore()
+  const devnet = { ...key, pcsUrl: 'http://127.0.0.1:8083' }
+  const [rootA, rootB] = [Uint8Array.of(0x30, 1), Uint8Array.of(0x30, 2)]
+  await createCollateralCache({ store, fetch: h.fetch, now: h.now }).get({ ...devnet, rootCa: rootA })
+  // A new process on the same store, as the indexer's database outlives a restart.
+  const restarted = createCollateralCache({ store, fetch: h.fetch, now: h.now })
+  await restarted.get({ ...devnet, rootCa: rootA })
+  expect(h.calls).toHaveLength(1)
+  await restarted.get({ ...devnet, rootCa: rootB })
+  expect(h.calls).toHaveLength(2)
+})
+
 describe('refresh', () => {
   test('before expiry by the margin, and at the greatest age whatever the expiry', async () => {
     const h = harness()
