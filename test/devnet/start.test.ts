@@ -29,11 +29,18 @@ import { gpuNotChecked } from '../tee/support/fixtures.ts'
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const directory = mkdtempSync(join(tmpdir(), 'tee-market-start-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
+/**
+ * The HOME of every process these tests start: `run`'s daily spend ledger and the collateral file
+ * live under `~/.tee-market`, and the tester's own would count every earlier run: the default limit,
+ * 0.05 a day, is fifty calls of service 1, and CI on one machine reached a third of it in a day.
+ */
+const home = join(directory, 'home')
 
 /** `npm start` without npm: one process, so a signal reaches the script itself. */
 function runStart(args: string[]): { child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> } {
   const env = { ...process.env }
   for (const name of ['PORT', 'HOST', 'MCP_PORT', 'SELLER_PORT', 'RPC_URL', 'MARKET_NETWORK', 'DEPLOYMENT_PATH']) delete env[name]
+  env.HOME = home
   const child = spawn(process.execPath, ['--import', 'tsx', 'devnet/start.ts', ...args], { cwd: projectRoot, env })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -136,7 +143,7 @@ test('default', async () => {
     expect(local.args?.[0]).toBe(join(projectRoot, 'bin/tee-market-mcp.js'))
     expect(local.env).toMatchObject({ MARKET_NETWORK: 'devnet', RPC_URL: rpcUrl, DEPLOYMENT_PATH: deploymentPath })
     const stdio = new Client({ name: 'start-test', version: '1.0.0' })
-    await stdio.connect(new StdioClientTransport({ command: local.command!, args: local.args!, env: local.env!, cwd: directory }))
+    await stdio.connect(new StdioClientTransport({ command: local.command!, args: local.args!, env: { ...local.env!, HOME: home }, cwd: directory }))
     try {
       const result = await stdio.callTool({ name: 'list_services' })
       expect(result.structuredContent).toMatchObject({ network: 'devnet', chainId: 31337, count: 6 })
@@ -220,12 +227,13 @@ test('--host localhost, the PCCS port of the start before: the printed local ent
     // `run` refuses a name that resolves to a loopback address: the entry names the address.
     expect(local.env.MARKET_OUTPUT_URL).toBe(`http://127.0.0.1:${sellerPort}/outputs/{jobId}`)
     const stdio = new Client({ name: 'start-test', version: '1.0.0' })
-    await stdio.connect(new StdioClientTransport({ command: local.command, args: local.args, env: local.env, cwd: directory }))
+    await stdio.connect(new StdioClientTransport({ command: local.command, args: local.args, env: { ...local.env, HOME: home }, cwd: directory }))
     try {
       const result = await stdio.callTool({ name: 'run', arguments: { serviceId: '1', prompt: 'Say hello.' } }, undefined, { timeout: 60_000 })
       expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false)
       expect(result.structuredContent).toMatchObject({ verified: { ok: true }, output: expect.any(String) })
       expect(result.structuredContent).not.toHaveProperty('outputNote')
+      expect(existsSync(join(home, '.tee-market', 'spend-devnet.json'))).toBe(true)
     } finally {
       await stdio.close()
     }
