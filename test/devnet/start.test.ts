@@ -30,9 +30,9 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const directory = mkdtempSync(join(tmpdir(), 'tee-market-start-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
 /**
- * The HOME of every process these tests start: `run`'s daily spend ledger and the collateral file
- * live under `~/.tee-market`, and the tester's own would count every earlier run: the default limit,
- * 0.05 a day, is fifty calls of service 1, and CI on one machine reached a third of it in a day.
+ * The HOME of every process these tests start: `run`'s daily spend ledger lives under
+ * `~/.tee-market`, and the tester's own would count every earlier run: the default limit, 0.05 a
+ * day, is fifty calls of service 1, and a day of CI on one machine had spent 34 of them.
  */
 const home = join(directory, 'home')
 
